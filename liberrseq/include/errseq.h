@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * liberrseq: the Linux kernel's errseq_t in userspace.
+ *
+ * An errseq_t records the latest error of an object (a file, a device, a
+ * blob) together with a sequence counter, so that any number of readers can
+ * each learn of every new error exactly once. The word and the algorithm are
+ * bit-identical to Linux 6.1 lib/errseq.c:
+ *
+ *   bits  0-11  the latest errno (stored positive, returned negative)
+ *   bit     12  SEEN: some reader has observed the current error
+ *   bits 13-31  a 19-bit counter, bumped only when a seen error is replaced
+ *
+ * errseq64_t is the same with a 51-bit counter (bits 13-63).
+ *
+ * See errseq(3) in liberrseq/README.md for the contract.
+ */
+#ifndef LIBERRSEQ_ERRSEQ_H
+#define LIBERRSEQ_ERRSEQ_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LIBERRSEQ_VERSION_MAJOR 1
+#define LIBERRSEQ_VERSION_MINOR 0
+#define LIBERRSEQ_VERSION_PATCH 0
+#define LIBERRSEQ_VERSION \
+	((LIBERRSEQ_VERSION_MAJOR << 16) | (LIBERRSEQ_VERSION_MINOR << 8) | \
+	 LIBERRSEQ_VERSION_PATCH)
+
+#if defined(LIBERRSEQ_BUILDING) && defined(__GNUC__)
+#define ERRSEQ_API __attribute__((visibility("default")))
+#else
+#define ERRSEQ_API
+#endif
+
+/*
+ * Inline fast paths. Each one is also exported as a real symbol (see
+ * src/inline.c), so FFI users and debuggers see every function.
+ */
+#ifndef ERRSEQ_INLINE
+#define ERRSEQ_INLINE static inline
+#endif
+
+typedef uint32_t errseq_t;
+typedef uint64_t errseq64_t;
+
+/* Largest errno an errseq_t can hold, as the kernel's MAX_ERRNO. */
+#define ERRSEQ_MAX_ERRNO	4095
+/* Mask of the errno bits; the SEEN flag; the lowest counter bit. */
+#define ERRSEQ_ERRNO_MASK	0xfffU
+#define ERRSEQ_SEEN_FLAG	0x1000U
+#define ERRSEQ_COUNTER_SHIFT	13
+
+/*
+ * The kernel's four functions, same names, signatures and results.
+ *
+ * errseq_set() records @err (a negative errno, -1 .. -4095) and returns the
+ * resulting word. Invalid @err (0, positive, or below -4095) changes nothing
+ * and returns the current word, as the kernel does; the kernel also WARNs,
+ * and liberrseq counts such calls (errseq_invalid_count()) and calls the
+ * handler set with errseq_set_invalid_handler().
+ */
+ERRSEQ_API errseq_t errseq_set(errseq_t *eseq, int err);
+ERRSEQ_API errseq_t errseq_sample(errseq_t *eseq);
+ERRSEQ_API int errseq_check(errseq_t *eseq, errseq_t since);
+ERRSEQ_API int errseq_check_and_advance(errseq_t *eseq, errseq_t *since);
+
+ERRSEQ_API errseq64_t errseq_set64(errseq64_t *eseq, int err);
+ERRSEQ_API errseq64_t errseq_sample64(errseq64_t *eseq);
+ERRSEQ_API int errseq_check64(errseq64_t *eseq, errseq64_t since);
+ERRSEQ_API int errseq_check_and_advance64(errseq64_t *eseq,
+					  errseq64_t *since);
+
+/* Is @err something errseq_set() records? (-4095 <= err <= -1) */
+ERRSEQ_INLINE int errseq_err_valid(int err)
+{
+	return err < 0 && err >= -ERRSEQ_MAX_ERRNO;
+}
+
+/*
+ * Record the outcome of an operation: 0 is a no-op that touches nothing,
+ * like the kernel's mapping_set_error()/filemap_set_wb_err() wrappers.
+ */
+ERRSEQ_INLINE void errseq_record(errseq_t *eseq, int err)
+{
+	if (__builtin_expect(err != 0, 0))
+		errseq_set(eseq, err);
+}
+
+ERRSEQ_INLINE void errseq_record64(errseq64_t *eseq, int err)
+{
+	if (__builtin_expect(err != 0, 0))
+		errseq_set64(eseq, err);
+}
+
+/* Calls of errseq_set{,64}() with an invalid err since the program started. */
+ERRSEQ_API unsigned long errseq_invalid_count(void);
+
+/*
+ * Called (from the thread that made the call) for each invalid err passed to
+ * errseq_set{,64}(), in place of the kernel's WARN. NULL (the default) calls
+ * nothing. Returns the previous handler.
+ */
+typedef void (*errseq_invalid_handler_t)(int err);
+ERRSEQ_API errseq_invalid_handler_t
+errseq_set_invalid_handler(errseq_invalid_handler_t handler);
+
+/*
+ * A reader's cursor, for the pattern of the kernel's
+ * file_check_and_advance_wb_err(): one per reader (an open file, a client
+ * handle). errseq_cursor_report() returns each error set after the cursor was
+ * initialised or last reported, once. It takes no lock and writes nothing when
+ * nothing changed; when something did, a lock serialises threads sharing the
+ * cursor, so two of them never both report the same error.
+ *
+ * The members are private: use the functions.
+ */
+struct errseq_cursor {
+	errseq_t since;
+	pthread_mutex_t lock;
+};
+
+struct errseq64_cursor {
+	errseq64_t since;
+	pthread_mutex_t lock;
+};
+
+/* Sample @eseq (an unseen error will be reported). Returns 0 or an errno. */
+ERRSEQ_API int errseq_cursor_init(struct errseq_cursor *cur, errseq_t *eseq);
+ERRSEQ_API void errseq_cursor_destroy(struct errseq_cursor *cur);
+ERRSEQ_API int errseq_cursor_report_slow(struct errseq_cursor *cur,
+					 errseq_t *eseq);
+
+ERRSEQ_API int errseq64_cursor_init(struct errseq64_cursor *cur,
+				    errseq64_t *eseq);
+ERRSEQ_API void errseq64_cursor_destroy(struct errseq64_cursor *cur);
+ERRSEQ_API int errseq64_cursor_report_slow(struct errseq64_cursor *cur,
+					   errseq64_t *eseq);
+
+/*
+ * Return the latest error set since this cursor last reported (a negative
+ * errno), or 0. The lockless check pairs with the store of @since under the
+ * lock in the slow path: a stale @since only sends us to the slow path, which
+ * re-reads it under the lock.
+ */
+ERRSEQ_INLINE int errseq_cursor_report(struct errseq_cursor *cur,
+				       errseq_t *eseq)
+{
+	errseq_t since = __atomic_load_n(&cur->since, __ATOMIC_RELAXED);
+
+	if (__builtin_expect(errseq_check(eseq, since) == 0, 1))
+		return 0;
+	return errseq_cursor_report_slow(cur, eseq);
+}
+
+ERRSEQ_INLINE int errseq64_cursor_report(struct errseq64_cursor *cur,
+					 errseq64_t *eseq)
+{
+	errseq64_t since = __atomic_load_n(&cur->since, __ATOMIC_RELAXED);
+
+	if (__builtin_expect(errseq_check64(eseq, since) == 0, 1))
+		return 0;
+	return errseq64_cursor_report_slow(cur, eseq);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBERRSEQ_ERRSEQ_H */
