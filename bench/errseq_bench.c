@@ -11,7 +11,8 @@
  * Single thread: --runs timed runs of --iters iterations of each loop,
  * median ns/op. Threads: --truns runs of --ms milliseconds, median of the
  * mean ops/s per reader; 1, 2, 4, ... up to --threads (default: the CPUs we
- * may run on) readers.
+ * may run on) readers. Times are each thread's own CPU time, so that time
+ * preempted by other work on a shared machine does not count.
  *
  * --icount runs each (implementation, operation) loop once, for
  * valgrind --tool=callgrind --collect-atstart=no: each loop is collected
@@ -367,11 +368,15 @@ static void pin(int cpu)
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
+/*
+ * The calling thread's CPU time: the machine is shared, and time spent
+ * preempted by someone else's build is not ours to count.
+ */
 static double now_ns(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 

@@ -1,0 +1,175 @@
+# Turn errseq_bench's CSV (plus run.sh's instruction counts) into Markdown
+# tables (mode=md), the data files for plot.gp (mode=dat) or the short
+# headline summary (mode=summary).
+# usage: awk -F, -v mode=md|summary|dat [-v meta=FILE] [-v dir=DIR] -f report.awk results.csv
+BEGIN {
+	nops = split("record0 set_unseen set_seen set_changed check_same check_changed cna_same cna_changed report_same", ops, " ")
+	desc["record0"] = "set(0): `errseq_record(e, 0)`"
+	desc["set_unseen"] = "set, same error already there, unseen"
+	desc["set_seen"] = "set after SEEN (counter bump)"
+	desc["set_changed"] = "set, other errno, unseen (no bump)"
+	desc["check_same"] = "check, no change"
+	desc["check_changed"] = "check after a change"
+	desc["cna_same"] = "check_and_advance, no change"
+	desc["cna_changed"] = "check_and_advance after a change"
+	desc["report_same"] = "cursor report, no change"
+	nimpl = split("liberrseq kernel liberrseq64 kernel64 mutex flags", impls, " ")
+	nmodes = split("idle same alternating", modes, " ")
+}
+NR == 1 { next }
+$1 == "single" { ns[$2, $3] = $7; nsmin[$2, $3] = $8; nsmax[$2, $3] = $9; wr[$2, $3] = $11; runs = $10 }
+$1 == "icount" { ir[$2, $3] = $7; have_ir = 1 }
+$1 == "scaling" {
+	sc[$2, $5] = $7
+	if (!($5 in seen_t)) { seen_t[$5] = 1; thr[++nthr] = $5 }
+	truns = $10
+}
+$1 == "interference" && $3 != "writer" { rd[$2, $4] = $7; nreaders = $5; truns = $10 }
+$1 == "interference" && $3 == "writer" { wrr[$2, $4] = $7 }
+
+function r(a, b) { return (b > 0) ? sprintf("%.2f", a / b) : "n/a" }
+function f(x) { return (x == "") ? "n/a" : (x + 0 >= 100 ? sprintf("%.0f", x) : (x + 0 >= 10 ? sprintf("%.1f", x) : sprintf("%.2f", x))) }
+function fi(x) { return (x == "") ? "n/a" : sprintf("%.0f", x) }
+
+function versus(a, b, title,   i, op) {
+	print "### " title
+	print ""
+	print "| operation | " a " ns/op | " b " ns/op | ratio | " a " instr/op | " b " instr/op | ratio | writes the word |"
+	print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+	for (i = 1; i <= nops; i++) {
+		op = ops[i]
+		print "| " desc[op] " | " f(ns[a, op]) " | " f(ns[b, op]) " | " r(ns[a, op], ns[b, op]) \
+		    " | " fi(ir[a, op]) " | " fi(ir[b, op]) " | " r(ir[a, op], ir[b, op]) " | " wr[a, op] " |"
+	}
+	print ""
+}
+
+function md(   i, j, op, m, line) {
+	if (meta != "") {
+		while ((getline line < meta) > 0)
+			print line
+		print ""
+	}
+	print "## Single thread"
+	print ""
+	print "Median of " runs " timed runs (ns per operation, loop included: the empty loop is " \
+	    f(ns["liberrseq", "empty"]) " ns); instructions per operation from callgrind, empty loop " \
+	    "subtracted, call site included. Ratio: liberrseq ÷ kernel (1.00 = same)."
+	print "\"writes the word\": the operation run with the word's page read-only (a store or any " \
+	    "locked instruction, even a failing cmpxchg, faults)."
+	print ""
+	versus("liberrseq", "kernel", "errseq_t: liberrseq vs the kernel's own lib/errseq.c")
+	versus("liberrseq64", "kernel64", "errseq64_t: liberrseq vs the kernel's lib/errseq.c built over a u64")
+	print "### liberrseq vs a mutex and the legacy flags"
+	print ""
+	print "| operation | liberrseq ns/op | mutex ns/op | mutex ÷ liberrseq | flags ns/op | liberrseq instr/op | mutex instr/op | flags instr/op | writes: liberrseq / mutex / flags |"
+	print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+	for (i = 1; i <= nops; i++) {
+		op = ops[i]
+		print "| " desc[op] " | " f(ns["liberrseq", op]) " | " f(ns["mutex", op]) " | " \
+		    r(ns["mutex", op], ns["liberrseq", op]) " | " f(ns["flags", op]) " | " \
+		    fi(ir["liberrseq", op]) " | " fi(ir["mutex", op]) " | " fi(ir["flags", op]) " | " \
+		    wr["liberrseq", op] " / " wr["mutex", op] " / " wr["flags", op] " |"
+	}
+	print ""
+	print "## Threads"
+	print ""
+	print "### Readers reporting on one word, a writer setting a new error every 100 us"
+	print ""
+	print "Each reader has its own cursor (`errseq_cursor_report()`; kernel: the same wrapper over its " \
+	    "functions; mutex: check_and_advance under the lock; flags: `filemap_check_errors()`). " \
+	    "Million reports per second per reader, median of " truns " runs."
+	print ""
+	line = "| readers |"
+	for (j = 1; j <= nimpl; j++) line = line " " impls[j] " |"
+	print line
+	line = "| ---: |"
+	for (j = 1; j <= nimpl; j++) line = line " ---: |"
+	print line
+	for (i = 1; i <= nthr; i++) {
+		line = "| " thr[i] " |"
+		for (j = 1; j <= nimpl; j++) line = line " " f(sc[impls[j], thr[i]]) " |"
+		print line
+	}
+	print ""
+	print "### Checkers while a writer repeats an unseen error"
+	print ""
+	print nreaders " reader(s) pinned, each checking a word that holds an error set after its sample " \
+	    "(`errseq_check()`, returns the error, writes nothing); a writer pinned on another CPU " \
+	    "spins on its own data (idle), sets the same error again and again (same), or alternates " \
+	    "EIO/ENOSPC (alternating: every set writes). Million checks per second per reader, median " \
+	    "of " truns " runs; the writer's million sets per second in the last columns."
+	print ""
+	print "| implementation | idle | same | alternating | same ÷ idle | alternating ÷ idle | writer: same | writer: alternating |"
+	print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+	for (j = 1; j <= nimpl; j++) {
+		m = impls[j]
+		print "| " m " | " f(rd[m, "idle"]) " | " f(rd[m, "same"]) " | " f(rd[m, "alternating"]) " | " \
+		    r(rd[m, "same"], rd[m, "idle"]) " | " r(rd[m, "alternating"], rd[m, "idle"]) " | " \
+		    f(wrr[m, "same"]) " | " f(wrr[m, "alternating"]) " |"
+	}
+	print ""
+}
+
+# Headline: the worst liberrseq/kernel ratio, and the speed-ups over the mutex.
+function summary(   i, op, w, wop, wi, wiop, x, a, b) {
+	for (a = 0; a <= 1; a++) {
+		w = 0; wi = 0
+		x = a ? "64" : ""
+		line = ""
+		for (i = 1; i <= nops; i++) {
+			op = ops[i]
+			if (ns["kernel" x, op] > 0 && ns["liberrseq" x, op] / ns["kernel" x, op] > w) {
+				w = ns["liberrseq" x, op] / ns["kernel" x, op]; wop = op
+			}
+			if (ir["kernel" x, op] > 0 && ir["liberrseq" x, op] / ir["kernel" x, op] > wi) {
+				wi = ir["liberrseq" x, op] / ir["kernel" x, op]; wiop = op
+			}
+			line = line sprintf(" %s %s", op, r(ns["liberrseq" x, op], ns["kernel" x, op]))
+		}
+		printf "liberrseq%s / kernel%s, ns:%s\n", x, x, line
+		printf "  worst: %.2fx on %s (time); %s\n", w, wop, \
+		    have_ir ? sprintf("%.2fx on %s (instructions)", wi, wiop) : "no instruction counts"
+	}
+	printf "check, no change: liberrseq %s ns, %s instr; mutex %s ns, %s instr: mutex/liberrseq %sx\n", \
+	    f(ns["liberrseq", "check_same"]), fi(ir["liberrseq", "check_same"]), \
+	    f(ns["mutex", "check_same"]), fi(ir["mutex", "check_same"]), \
+	    r(ns["mutex", "check_same"], ns["liberrseq", "check_same"])
+	printf "cursor report, no change: liberrseq %s ns; mutex %s ns: mutex/liberrseq %sx\n", \
+	    f(ns["liberrseq", "report_same"]), f(ns["mutex", "report_same"]), \
+	    r(ns["mutex", "report_same"], ns["liberrseq", "report_same"])
+	printf "set of an unseen error again: writes the word: liberrseq %s, kernel %s, mutex %s, flags %s\n", \
+	    wr["liberrseq", "set_unseen"], wr["kernel", "set_unseen"], wr["mutex", "set_unseen"], wr["flags", "set_unseen"]
+	printf "checkers vs writer (reader rate / idle writer): same unseen error: liberrseq %s kernel %s mutex %s flags %s; alternating: liberrseq %s kernel %s mutex %s flags %s\n", \
+	    r(rd["liberrseq", "same"], rd["liberrseq", "idle"]), r(rd["kernel", "same"], rd["kernel", "idle"]), \
+	    r(rd["mutex", "same"], rd["mutex", "idle"]), r(rd["flags", "same"], rd["flags", "idle"]), \
+	    r(rd["liberrseq", "alternating"], rd["liberrseq", "idle"]), r(rd["kernel", "alternating"], rd["kernel", "idle"]), \
+	    r(rd["mutex", "alternating"], rd["mutex", "idle"]), r(rd["flags", "alternating"], rd["flags", "idle"])
+	line = ""
+	for (i = 1; i <= nthr; i++)
+		line = line sprintf(" %s: %s vs %s (%sx)", thr[i], f(sc["liberrseq", thr[i]]), \
+		    f(sc["mutex", thr[i]]), r(sc["liberrseq", thr[i]], sc["mutex", thr[i]]))
+	printf "reports/s per reader (M), liberrseq vs mutex, by readers:%s\n", line
+}
+
+# For gnuplot: scaling.dat (readers, one column per implementation) and
+# interference.dat (implementation, idle, same, alternating).
+function dat(   i, j, line) {
+	line = "readers"
+	for (j = 1; j <= nimpl; j++) line = line " " impls[j]
+	print line > (dir "/scaling.dat")
+	for (i = 1; i <= nthr; i++) {
+		line = thr[i]
+		for (j = 1; j <= nimpl; j++) line = line " " (sc[impls[j], thr[i]] == "" ? "NaN" : sc[impls[j], thr[i]])
+		print line > (dir "/scaling.dat")
+	}
+	print "impl idle same alternating" > (dir "/interference.dat")
+	for (j = 1; j <= nimpl; j++)
+		print impls[j], rd[impls[j], "idle"], rd[impls[j], "same"], rd[impls[j], "alternating"] > (dir "/interference.dat")
+}
+
+END {
+	if (mode == "md") md()
+	else if (mode == "summary") summary()
+	else if (mode == "dat") dat()
+}
