@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Results of running a script, from the guest or the model, and their text
+ * form (what the guest prints and the host reads back):
+ *
+ *   S NAME [trace]          a script starts; "trace": errseq events captured
+ *   R I RET ERRNO           op I (0-based) returned RET; ERRNO name or 0
+ *   R I.1 RET ERRNO         second op of a "par" line
+ *   T I set OBJ 0xWORD      filemap_set_wb_err on OBJ (fN: a file, bdev)
+ *   T I adv OBJ 0xOLD 0xNEW file_check_and_advance_wb_err
+ *   X I MESSAGE             the guest could not run op I (setup failure)
+ *   E NAME                  the script ended
+ */
+#ifndef DIFFTEST_RESULTS_H
+#define DIFFTEST_RESULTS_H
+
+#include <stdio.h>
+
+#include "script.h"
+
+#define DT_MAX_TRACE 8
+#define DT_TRACE_LEN 48
+
+struct dt_opres {
+	long ret[2];
+	int err[2];        /* positive errno or 0 */
+	int done;          /* bit 0: first result present, bit 1: second (par) */
+	int ntr;
+	char tr[DT_MAX_TRACE][DT_TRACE_LEN];
+};
+
+struct dt_sresult {
+	char name[DT_NAME_MAX];
+	int trace;         /* trace events were captured */
+	int complete;      /* saw E */
+	int nops;
+	struct dt_opres *ops;
+	char fail[256];    /* X line, if any */
+};
+
+struct dt_results {
+	int n;
+	struct dt_sresult *s;
+};
+
+void dt_sresult_init(struct dt_sresult *r, const char *name, int nops);
+void dt_sresult_free(struct dt_sresult *r);
+void dt_results_free(struct dt_results *r);
+void dt_opres_trace(struct dt_opres *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void dt_sresult_print(FILE *f, const struct dt_sresult *r);
+/* Read S..E blocks from a guest log (other lines are ignored). */
+int dt_results_read(FILE *f, struct dt_results *out);
+const struct dt_sresult *dt_results_find(const struct dt_results *r, const char *name);
+/* "ret errno" text of one result */
+void dt_opres_format(const struct dt_opres *o, int which, char *buf, size_t len);
+
+#endif

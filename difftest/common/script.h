@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * difftest operation scripts: the text format shared by the host model and the
+ * guest program. One operation a line; see difftest/README.md for the grammar.
+ *
+ *   script NAME              starts a script (optional for a one-script file)
+ *   open dN fM [creat] [trunc] [rdonly]
+ *   write dN [LEN]           write LEN bytes (default 4096) at the file offset
+ *   fsync dN | fdatasync dN | syncfs dN | close dN
+ *   sfr dN FLAGS [OFF LEN]   sync_file_range; FLAGS: WAIT_BEFORE|WRITE|WAIT_AFTER
+ *                            (or WB|W|WA, or a number, or 0)
+ *   unlink fM
+ *   evict                    sync(2), then drop_caches=3 (page cache, dentries, inodes)
+ *   sync                     sync(2)
+ *   error data fM|dN ERRNO   record a writeback error on a file's mapping
+ *   error meta ERRNO         record a metadata writeback error on the block device
+ *   par OP ; OP              two operations at once, in two threads
+ *   end                      ends a script
+ *
+ * It contains no kernel or libc specifics beyond errno names, so the guest
+ * (static, no liberrseq) and the host (model, generator) share it.
+ */
+#ifndef DIFFTEST_SCRIPT_H
+#define DIFFTEST_SCRIPT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define DT_MAX_FILES 8     /* f0 .. f7 */
+#define DT_MAX_FDS 16      /* d0 .. d15 */
+#define DT_MAX_OPS 4096
+#define DT_NAME_MAX 64
+
+enum dt_opcode {
+	OP_OPEN,
+	OP_WRITE,
+	OP_FSYNC,
+	OP_FDATASYNC,
+	OP_SFR,
+	OP_SYNCFS,
+	OP_CLOSE,
+	OP_UNLINK,
+	OP_EVICT,
+	OP_SYNC,
+	OP_ERR_DATA,   /* target: file (file>=0) or descriptor (fd>=0) */
+	OP_ERR_META,
+	OP_PAR,        /* sub[0] and sub[1] run concurrently */
+	OP__COUNT
+};
+
+#define OPEN_CREAT  1u
+#define OPEN_TRUNC  2u
+#define OPEN_RDONLY 4u
+
+/* sync_file_range flags, as in <linux/fs.h> */
+#define SFR_WAIT_BEFORE 1u
+#define SFR_WRITE 2u
+#define SFR_WAIT_AFTER 4u
+
+struct dt_op {
+	enum dt_opcode code;
+	int line;            /* line number in the source text (1-based) */
+	int fd;              /* descriptor slot, -1 if none */
+	int file;            /* file index, -1 if none */
+	unsigned flags;      /* OPEN_* or SFR_* */
+	long long off, len;  /* write length; sfr range */
+	int err;             /* positive errno for OP_ERR_* */
+	struct dt_op *sub;   /* OP_PAR: two ops */
+};
+
+struct dt_script {
+	char name[DT_NAME_MAX];
+	int line;            /* line of the "script" header (or 1) */
+	int nops, cap;
+	struct dt_op *ops;
+};
+
+struct dt_batch {
+	int nscripts;
+	struct dt_script *scripts;
+};
+
+/*
+ * Parse @text (NUL-terminated). On error returns -1 and writes
+ * "FILE:LINE: message" into @errbuf. Checks: unknown operation, bad or
+ * unopened descriptor, bad file name, bad errno, bad flags, nesting.
+ */
+int dt_parse(const char *text, const char *fname, struct dt_batch *out,
+	     char *errbuf, size_t errlen);
+int dt_parse_file(const char *path, struct dt_batch *out, char *errbuf,
+		  size_t errlen);
+void dt_batch_free(struct dt_batch *b);
+void dt_script_free(struct dt_script *s);
+/* Deep copy of a script (for shrinking). */
+void dt_script_copy(struct dt_script *dst, const struct dt_script *src);
+
+/* Print one op in the source syntax (no newline). */
+void dt_op_format(const struct dt_op *op, char *buf, size_t len);
+void dt_script_print(FILE *f, const struct dt_script *s);
+/* Re-check the descriptor discipline of a script (after shrinking). 0 = ok. */
+int dt_script_valid(const struct dt_script *s);
+
+const char *dt_opname(enum dt_opcode c);
+/* errno <-> name ("EIO", "ENOSPC", ..., or a decimal number). */
+const char *dt_errname(int err, char *buf, size_t len);
+int dt_errnum(const char *name); /* -1 if unknown */
+/* "WAIT_BEFORE|WRITE" etc. -> flags; -1 on error */
+long dt_sfr_flags(const char *s);
+void dt_sfr_format(unsigned flags, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dtguest: runs difftest scripts with real syscalls inside the QEMU guest and
+ * prints each result (return value and errno), plus the errseq values the
+ * kernel's filemap tracepoints report, in the format of common/results.h.
+ *
+ * usage: dtguest --fs ext2|ext4-ordered|ext4-journal --dev /dev/vdX [--mnt DIR]
+ *                [--inject PATH] [--out FILE] BATCH...
+ *
+ * Per script: reset the block device's wb_err (errseq_inject "reset"), mount a
+ * fresh superblock, run the ops in DIR/t on files f0..f7, read the trace after
+ * each op, close everything, remove the files, unmount. Errors are injected
+ * through the errseq_inject module (difftest/kmod), which calls the kernel's
+ * own mapping_set_error()/errseq_set().
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "results.h"
+#include "script.h"
+
+static const char *opt_fs = "ext4-ordered";
+static const char *opt_dev = "/dev/vda";
+static const char *opt_mnt = "/mnt/dt";
+static const char *opt_inject = "/sys/kernel/debug/errseq_inject";
+static const char *tracedir;
+static FILE *out;
+static dev_t fs_dev;
+
+static int fds[DT_MAX_FDS];
+static struct {
+	ino_t ino;
+	int label;
+} inomap[64];
+static int ninomap;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "dtguest: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(2);
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	ssize_t r;
+	int e;
+
+	if (fd < 0)
+		return -errno;
+	r = write(fd, s, strlen(s));
+	e = r < 0 ? errno : 0;
+	close(fd);
+	return -e;
+}
+
+static void fpath(char *buf, size_t len, int file)
+{
+	snprintf(buf, len, "%s/t/f%d", opt_mnt, file);
+}
+
+static void label_ino(ino_t ino, int label)
+{
+	for (int i = 0; i < ninomap; i++)
+		if (inomap[i].ino == ino) {
+			inomap[i].label = label;
+			return;
+		}
+	if (ninomap < 64) {
+		inomap[ninomap].ino = ino;
+		inomap[ninomap++].label = label;
+	}
+}
+
+static int inject(const char *cmd)
+{
+	return write_file(opt_inject, cmd);
+}
+
+/* ---- tracing ---- */
+
+static int trace_setup(void)
+{
+	static const char *const cands[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
+	char p[256];
+
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/events/filemap/filemap_set_wb_err/enable", cands[i]);
+		if (access(p, W_OK) == 0) {
+			tracedir = cands[i];
+			break;
+		}
+	}
+	if (!tracedir) {
+		mkdir("/sys/kernel/tracing", 0755);
+		mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
+		snprintf(p, sizeof(p), "/sys/kernel/tracing/events/filemap/filemap_set_wb_err/enable");
+		if (access(p, W_OK) == 0)
+			tracedir = "/sys/kernel/tracing";
+	}
+	if (!tracedir)
+		return -1;
+	snprintf(p, sizeof(p), "%s/events/filemap/filemap_set_wb_err/enable", tracedir);
+	write_file(p, "1");
+	snprintf(p, sizeof(p), "%s/events/filemap/file_check_and_advance_wb_err/enable", tracedir);
+	if (write_file(p, "1"))
+		return (tracedir = NULL), -1;
+	snprintf(p, sizeof(p), "%s/tracing_on", tracedir);
+	write_file(p, "1");
+	return 0;
+}
+
+static void trace_clear(void)
+{
+	char p[256];
+
+	if (!tracedir)
+		return;
+	snprintf(p, sizeof(p), "%s/trace", tracedir);
+	write_file(p, "");
+}
+
+static const char *label_of(unsigned maj, unsigned min, unsigned long ino, char *buf, size_t len)
+{
+	if (makedev(maj, min) != fs_dev)
+		return "bdev";
+	for (int i = 0; i < ninomap; i++)
+		if (inomap[i].ino == ino) {
+			snprintf(buf, len, "f%d", inomap[i].label);
+			return buf;
+		}
+	snprintf(buf, len, "ino0x%lx", ino);
+	return buf;
+}
+
+/* Read the events since the last clear into @o, then clear. */
+static void trace_collect(struct dt_opres *o)
+{
+	char p[256], line[512], lb[32];
+	FILE *f;
+
+	if (!tracedir)
+		return;
+	snprintf(p, sizeof(p), "%s/trace", tracedir);
+	f = fopen(p, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned maj, min, a, b;
+		unsigned long ino;
+		char *q;
+
+		if (line[0] == '#')
+			continue;
+		if ((q = strstr(line, "filemap_set_wb_err: ")) &&
+		    sscanf(q, "filemap_set_wb_err: dev=%u:%u ino=0x%lx errseq=0x%x", &maj, &min, &ino,
+			   &a) == 4) {
+			dt_opres_trace(o, "set %s 0x%x", label_of(maj, min, ino, lb, sizeof(lb)), a);
+		} else if ((q = strstr(line, "file_check_and_advance_wb_err: ")) &&
+			   (q = strstr(q, "dev=")) &&
+			   sscanf(q, "dev=%u:%u ino=0x%lx old=0x%x new=0x%x", &maj, &min, &ino, &a,
+				  &b) == 5) {
+			dt_opres_trace(o, "adv %s 0x%x 0x%x", label_of(maj, min, ino, lb, sizeof(lb)),
+				       a, b);
+		}
+	}
+	fclose(f);
+	trace_clear();
+}
+
+/* ---- one op ---- */
+
+static void result(struct dt_opres *o, int which, long ret, int err)
+{
+	o->ret[which] = ret;
+	o->err[which] = ret < 0 ? err : 0;
+	o->done |= 1 << which;
+}
+
+static char wbuf[1 << 20];
+
+static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	char p[256], cmd[320];
+	long r;
+	int fd = op->fd >= 0 ? fds[op->fd] : -1;
+
+	switch (op->code) {
+	case OP_OPEN: {
+		int fl = (op->flags & OPEN_RDONLY) ? O_RDONLY : O_RDWR;
+		struct stat st;
+
+		if (op->flags & OPEN_CREAT)
+			fl |= O_CREAT;
+		if (op->flags & OPEN_TRUNC)
+			fl |= O_TRUNC;
+		fpath(p, sizeof(p), op->file);
+		fds[op->fd] = open(p, fl | O_CLOEXEC, 0644);
+		if (fds[op->fd] >= 0) {
+			if (fstat(fds[op->fd], &st) == 0)
+				label_ino(st.st_ino, op->file);
+			result(o, which, 0, 0);
+		} else {
+			result(o, which, -1, errno);
+		}
+		return;
+	}
+	case OP_WRITE:
+		r = write(fd, wbuf, (size_t)op->len);
+		result(o, which, r, errno);
+		return;
+	case OP_FSYNC:
+		r = fsync(fd);
+		result(o, which, r, errno);
+		return;
+	case OP_FDATASYNC:
+		r = fdatasync(fd);
+		result(o, which, r, errno);
+		return;
+	case OP_SFR:
+		r = sync_file_range(fd, op->off, op->len, op->flags);
+		result(o, which, r, errno);
+		return;
+	case OP_SYNCFS:
+		r = syncfs(fd);
+		result(o, which, r, errno);
+		return;
+	case OP_CLOSE:
+		r = close(fd);
+		result(o, which, r, errno);
+		fds[op->fd] = -1;
+		return;
+	case OP_UNLINK:
+		fpath(p, sizeof(p), op->file);
+		r = unlink(p);
+		result(o, which, r, errno);
+		return;
+	case OP_EVICT:
+		sync();
+		for (int i = 0; i < 2; i++)
+			write_file("/proc/sys/vm/drop_caches", "3");
+		result(o, which, 0, 0);
+		return;
+	case OP_SYNC:
+		sync();
+		result(o, which, 0, 0);
+		return;
+	case OP_ERR_DATA: {
+		struct stat st;
+
+		if (op->file >= 0) {
+			fpath(p, sizeof(p), op->file);
+			if (stat(p, &st) < 0) {
+				result(o, which, -1, errno);
+				return;
+			}
+			label_ino(st.st_ino, op->file);
+		} else {
+			if (fd < 0) {
+				result(o, which, -1, EBADF);
+				return;
+			}
+			snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+		}
+		snprintf(cmd, sizeof(cmd), "data %s %d", p, op->err);
+		r = inject(cmd);
+		result(o, which, r ? -1 : 0, -(int)r);
+		return;
+	}
+	case OP_ERR_META:
+		snprintf(cmd, sizeof(cmd), "meta %s %d", opt_mnt, op->err);
+		r = inject(cmd);
+		if (!r && !strncmp(opt_fs, "ext4", 4)) {
+			/* settle: a journal write access, so ext4's own reader of
+			 * the bdev error (ext4_check_bdev_write_error) runs now and
+			 * not at some later time of the flusher's choosing */
+			snprintf(p, sizeof(p), "%s/.settle", opt_mnt);
+			int sfd = open(p, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+
+			if (sfd >= 0)
+				close(sfd);
+			unlink(p);
+		}
+		result(o, which, r ? -1 : 0, -(int)r);
+		return;
+	default:
+		result(o, which, -1, EINVAL);
+	}
+}
+
+struct par_arg {
+	const struct dt_op *op;
+	struct dt_opres *o;
+	int which;
+	pthread_barrier_t *bar;
+};
+
+static void *par_thread(void *a)
+{
+	struct par_arg *pa = a;
+
+	pthread_barrier_wait(pa->bar);
+	run_op(pa->op, pa->o, pa->which);
+	return NULL;
+}
+
+static void run_par(const struct dt_op *op, struct dt_opres *o)
+{
+	pthread_t t[2];
+	pthread_barrier_t bar;
+	struct par_arg a[2];
+
+	pthread_barrier_init(&bar, NULL, 2);
+	for (int i = 0; i < 2; i++) {
+		a[i] = (struct par_arg){&op->sub[i], o, i, &bar};
+		if (pthread_create(&t[i], NULL, par_thread, &a[i]))
+			die("pthread_create");
+	}
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&bar);
+}
+
+/* ---- one script ---- */
+
+static const char *mount_opts(void)
+{
+	if (!strcmp(opt_fs, "ext2"))
+		return "errors=continue";
+	if (!strcmp(opt_fs, "ext4-journal"))
+		return "data=journal,errors=continue";
+	return "data=ordered,errors=continue";
+}
+
+static int setup(char *why, size_t len)
+{
+	char cmd[300], p[256];
+	struct stat st;
+	int r;
+
+	snprintf(cmd, sizeof(cmd), "reset %s", opt_dev);
+	if ((r = inject(cmd))) {
+		snprintf(why, len, "reset of %s through %s failed: %s", opt_dev, opt_inject,
+			 strerror(-r));
+		return -1;
+	}
+	mkdir(opt_mnt, 0755);
+	if (mount(opt_dev, opt_mnt, strcmp(opt_fs, "ext2") ? "ext4" : "ext2", 0, mount_opts())) {
+		snprintf(why, len, "mount %s on %s (%s): %s", opt_dev, opt_mnt, mount_opts(),
+			 strerror(errno));
+		return -1;
+	}
+	snprintf(p, sizeof(p), "%s/t", opt_mnt);
+	mkdir(p, 0755);
+	if (stat(opt_mnt, &st)) {
+		snprintf(why, len, "stat %s: %s", opt_mnt, strerror(errno));
+		return -1;
+	}
+	fs_dev = st.st_dev;
+	/* remove what an interrupted run may have left */
+	for (int i = 0; i < DT_MAX_FILES; i++) {
+		fpath(p, sizeof(p), i);
+		unlink(p);
+	}
+	return 0;
+}
+
+static void teardown(void)
+{
+	char p[256];
+
+	for (int i = 0; i < DT_MAX_FDS; i++)
+		if (fds[i] >= 0) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
+	for (int i = 0; i < DT_MAX_FILES; i++) {
+		fpath(p, sizeof(p), i);
+		unlink(p);
+	}
+	if (umount(opt_mnt))
+		fprintf(stderr, "dtguest: umount %s: %s\n", opt_mnt, strerror(errno));
+}
+
+static void run_script(const struct dt_script *s)
+{
+	struct dt_sresult r;
+
+	dt_sresult_init(&r, s->name, s->nops);
+	for (int i = 0; i < DT_MAX_FDS; i++)
+		fds[i] = -1;
+	ninomap = 0;
+	if (setup(r.fail, sizeof(r.fail))) {
+		r.nops = 0;
+		dt_sresult_print(out, &r);
+		fflush(out);
+		dt_sresult_free(&r);
+		umount(opt_mnt);
+		return;
+	}
+	r.trace = tracedir != NULL;
+	trace_clear();
+	for (int i = 0; i < s->nops; i++) {
+		if (s->ops[i].code == OP_PAR)
+			run_par(&s->ops[i], &r.ops[i]);
+		else
+			run_op(&s->ops[i], &r.ops[i], 0);
+		trace_collect(&r.ops[i]);
+	}
+	teardown();
+	r.complete = 1;
+	dt_sresult_print(out, &r);
+	fflush(out);
+	dt_sresult_free(&r);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{"fs", 1, NULL, 'f'},  {"dev", 1, NULL, 'd'}, {"mnt", 1, NULL, 'm'},
+		{"inject", 1, NULL, 'i'}, {"out", 1, NULL, 'o'}, {"no-trace", 0, NULL, 'n'},
+		{"check", 0, NULL, 'c'}, {NULL, 0, NULL, 0},
+	};
+	int c, notrace = 0, check = 0, status = 0;
+
+	out = stdout;
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 'f': opt_fs = optarg; break;
+		case 'd': opt_dev = optarg; break;
+		case 'm': opt_mnt = optarg; break;
+		case 'i': opt_inject = optarg; break;
+		case 'o':
+			out = fopen(optarg, "a");
+			if (!out)
+				die("%s: %s", optarg, strerror(errno));
+			break;
+		case 'n': notrace = 1; break;
+		case 'c': check = 1; break;
+		default:
+			fprintf(stderr, "usage: dtguest [--check] --fs FS --dev DEV [--mnt DIR] "
+					"[--inject PATH] [--out FILE] [--no-trace] BATCH...\n");
+			return 2;
+		}
+	}
+	if (strcmp(opt_fs, "ext2") && strcmp(opt_fs, "ext4-ordered") && strcmp(opt_fs, "ext4-journal"))
+		die("unknown --fs %s (ext2, ext4-ordered, ext4-journal)", opt_fs);
+	if (optind >= argc)
+		die("no batch file");
+	memset(wbuf, 'x', sizeof(wbuf));
+	if (!check) {
+		write_file("/proc/sys/vm/dirty_writeback_centisecs", "0");
+		if (!notrace && trace_setup())
+			fprintf(stderr, "dtguest: no filemap tracepoints; results without trace\n");
+	}
+	for (int a = optind; a < argc; a++) {
+		struct dt_batch b;
+		char err[512];
+
+		if (dt_parse_file(argv[a], &b, err, sizeof(err))) {
+			fprintf(stderr, "dtguest: %s\n", err);
+			status = 2;
+			continue;
+		}
+		if (check) {
+			printf("%s: %d script(s) ok\n", argv[a], b.nscripts);
+			dt_batch_free(&b);
+			continue;
+		}
+		fprintf(out, "DT B %s fs=%s scripts=%d\n", argv[a], opt_fs, b.nscripts);
+		for (int i = 0; i < b.nscripts; i++)
+			run_script(&b.scripts[i]);
+		fprintf(out, "DT Z %s\n", argv[a]);
+		fflush(out);
+		dt_batch_free(&b);
+	}
+	return status;
+}

@@ -1,0 +1,718 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The difftest model of Linux 6.1's writeback error reporting, on liberrseq.
+ *
+ * Objects (each errseq_t is a liberrseq word, updated with the same four
+ * functions the kernel uses):
+ *   - inode: mapping->wb_err, mapping->flags AS_EIO/AS_ENOSPC, link and open counts;
+ *   - superblock: s_wb_err;
+ *   - block device: bd_inode->i_mapping->wb_err and its AS_* flags; and ext4's
+ *     own reader of it, sbi->s_bdev_wb_err;
+ *   - open file: f_wb_err, f_sb_err (and the patched kernel's f_md_wb_err).
+ * Each function below names the 6.1 code it stands for.
+ */
+#define _GNU_SOURCE
+#include "model.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AS_EIO 1u
+#define AS_ENOSPC 2u
+#define MAX_INODES 64
+
+static const char *const fsnames[FS__COUNT] = {"ext2", "ext4-ordered", "ext4-journal"};
+
+const char *dt_fs_name(enum dt_fs fs)
+{
+	return (unsigned)fs < FS__COUNT ? fsnames[fs] : "?";
+}
+
+int dt_fs_parse(const char *s, enum dt_fs *out)
+{
+	for (int i = 0; i < FS__COUNT; i++)
+		if (!strcmp(s, fsnames[i])) {
+			*out = (enum dt_fs)i;
+			return 0;
+		}
+	return -1;
+}
+
+static const char *const bugnames[BUG__COUNT] = {
+	"none", "sample_raw", "no_sb_err", "no_as_flags", "sfr_any", "enospc_as_eio",
+};
+
+const char *dt_bug_name(enum dt_bug b)
+{
+	return (unsigned)b < BUG__COUNT ? bugnames[b] : "?";
+}
+
+int dt_bug_parse(const char *s, enum dt_bug *out)
+{
+	for (int i = 0; i < BUG__COUNT; i++)
+		if (!strcmp(s, bugnames[i])) {
+			*out = (enum dt_bug)i;
+			return 0;
+		}
+	return -1;
+}
+
+void dt_contract_stock(struct dt_contract *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void dt_contract_patched(struct dt_contract *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->md_cursor = 1;
+	c->keep_unseen = 1;
+	c->syncfs_locked = 1;
+}
+
+int dt_contract_parse(const char *s, struct dt_contract *c)
+{
+	char buf[256], *tok, *save = NULL;
+
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int v = 1;
+		char *w = tok;
+
+		if (!strncmp(w, "no-", 3)) {
+			v = 0;
+			w += 3;
+		}
+		if (!strcmp(w, "stock") && v)
+			dt_contract_stock(c);
+		else if (!strcmp(w, "patched") && v)
+			dt_contract_patched(c);
+		else if (!strcmp(w, "md_cursor"))
+			c->md_cursor = v;
+		else if (!strcmp(w, "keep_unseen"))
+			c->keep_unseen = v;
+		else if (!strcmp(w, "syncfs_locked"))
+			c->syncfs_locked = v;
+		else
+			return -1;
+	}
+	return 0;
+}
+
+void dt_contract_format(const struct dt_contract *c, char *buf, size_t len)
+{
+	const char *name = "custom";
+
+	if (c->md_cursor && c->keep_unseen && c->syncfs_locked)
+		name = "patched";
+	else if (!c->md_cursor && !c->keep_unseen && !c->syncfs_locked)
+		name = "stock";
+	snprintf(buf, len, "%s (md_cursor=%d keep_unseen=%d syncfs_locked=%d%s%s)", name,
+		 c->md_cursor, c->keep_unseen, c->syncfs_locked,
+		 c->bug ? " bug=" : "", c->bug ? dt_bug_name(c->bug) : "");
+}
+
+/* ---- state ---- */
+
+struct m_inode {
+	int used;
+	int label;      /* file index it was created under (trace object fN) */
+	int linked;     /* has a name */
+	int nopen;
+	errseq_t wb_err;
+	unsigned as;    /* AS_EIO / AS_ENOSPC in mapping->flags */
+	int dirty;
+};
+
+struct m_fd {
+	int state;      /* 0 closed, 1 open, 2 open failed (guest holds -1: EBADF) */
+	int ino;
+	int rdonly;
+	errseq_t f_wb_err, f_sb_err, f_md_wb_err;
+};
+
+struct m_state {
+	enum dt_fs fs;
+	struct dt_contract c;
+	int exists[DT_MAX_FILES];   /* a name on disk */
+	int cached[DT_MAX_FILES];   /* in-memory inode of the name, or -1 */
+	struct m_inode ino[MAX_INODES];
+	struct m_fd fd[DT_MAX_FDS];
+	errseq_t s_wb_err;          /* sb->s_wb_err */
+	errseq_t bdev_wb_err;       /* sb->s_bdev->bd_inode->i_mapping->wb_err */
+	unsigned bdev_as;
+	errseq_t ext4_bdev_cursor;  /* EXT4_SB(sb)->s_bdev_wb_err */
+};
+
+static void state_init(struct m_state *m, const struct dt_contract *c, enum dt_fs fs)
+{
+	memset(m, 0, sizeof(*m));
+	m->fs = fs;
+	m->c = *c;
+	for (int i = 0; i < DT_MAX_FILES; i++)
+		m->cached[i] = -1;
+	/* The guest starts each script on a fresh mount over a block device whose
+	 * wb_err it reset to 0 (as invalidate_disk() does); ext4's mount then
+	 * samples it (errseq_check_and_advance from 0: stays 0). */
+}
+
+static int is_ext4(const struct m_state *m)
+{
+	return m->fs == FS_EXT4_ORDERED || m->fs == FS_EXT4_JOURNAL;
+}
+
+static int inode_new(struct m_state *m, int label)
+{
+	for (int i = 0; i < MAX_INODES; i++)
+		if (!m->ino[i].used) {
+			memset(&m->ino[i], 0, sizeof(m->ino[i]));
+			m->ino[i].used = 1;
+			m->ino[i].label = label;
+			m->ino[i].linked = 1;
+			/* inode_init_always(): mapping->wb_err = 0, flags 0 */
+			return i;
+		}
+	abort(); /* scripts have <= 8 names and 16 descriptors */
+}
+
+/* iget: the in-memory inode of a name, read from disk if not cached */
+static int inode_get(struct m_state *m, int file)
+{
+	if (m->cached[file] < 0)
+		m->cached[file] = inode_new(m, file);
+	return m->cached[file];
+}
+
+static void inode_maybe_free(struct m_state *m, int i)
+{
+	/* iput_final(): an unlinked inode goes when its last user does */
+	if (!m->ino[i].linked && m->ino[i].nopen == 0)
+		m->ino[i].used = 0;
+}
+
+struct out {
+	struct dt_opres *o;  /* where predictions go; NULL: nowhere */
+	int which;
+};
+
+static void put(struct out *w, long ret, int err)
+{
+	if (!w->o)
+		return;
+	w->o->ret[w->which] = ret;
+	w->o->err[w->which] = err;
+	w->o->done |= 1 << w->which;
+}
+
+static long fail(struct out *w, int err)
+{
+	put(w, -1, err);
+	return -1;
+}
+
+/* include/linux/pagemap.h mapping_set_error() */
+static void mapping_set_error(struct m_state *m, errseq_t *wb_err, unsigned *as,
+			      errseq_t *host_sb_err, const char *obj, struct out *w, int err)
+{
+	errseq_t eseq;
+
+	if (m->c.bug == BUG_ENOSPC_AS_EIO && err == ENOSPC)
+		err = EIO;
+	/* __filemap_set_wb_err(): errseq_set + trace_filemap_set_wb_err(mapping, eseq) */
+	eseq = errseq_set(wb_err, -err);
+	if (w->o)
+		dt_opres_trace(w->o, "set %s 0x%x", obj, eseq);
+	/* errseq_set(&mapping->host->i_sb->s_wb_err, error) */
+	if (host_sb_err && m->c.bug != BUG_NO_SB_ERR)
+		errseq_set(host_sb_err, -err);
+	if (err == ENOSPC)
+		*as |= AS_ENOSPC;
+	else
+		*as |= AS_EIO;
+}
+
+/* mm/filemap.c file_check_and_advance_wb_err() */
+static int file_check_and_advance_wb_err(struct m_state *m, struct m_fd *f, struct out *w)
+{
+	struct m_inode *in = &m->ino[f->ino];
+	int err = 0;
+
+	if (errseq_check(&in->wb_err, f->f_wb_err)) {
+		errseq_t old = f->f_wb_err;
+
+		err = errseq_check_and_advance(&in->wb_err, &f->f_wb_err);
+		if (w->o)
+			dt_opres_trace(w->o, "adv f%d 0x%x 0x%x", in->label, old, f->f_wb_err);
+	}
+	in->as = 0; /* clear_bit(AS_EIO), clear_bit(AS_ENOSPC) */
+	return err;
+}
+
+/* mm/filemap.c filemap_check_errors(): test_and_clear, EIO checked last */
+static int filemap_check_errors(unsigned *as)
+{
+	int ret = 0;
+
+	if (*as & AS_ENOSPC)
+		ret = -ENOSPC;
+	if (*as & AS_EIO)
+		ret = -EIO;
+	*as = 0;
+	return ret;
+}
+
+static struct m_fd *fd_of(struct m_state *m, const struct dt_op *op)
+{
+	return &m->fd[op->fd];
+}
+
+static int do_fsync(struct m_state *m, struct m_fd *f, struct out *w)
+{
+	int ret;
+
+	/* ext4_sync_file(), ext2_fsync() -> __generic_file_fsync(): both
+	 * file_write_and_wait_range() -> file_check_and_advance_wb_err(), then
+	 * check again after the metadata (finds nothing new). The data written
+	 * out completes without error: the injected errors are recorded, not
+	 * caused by this writeback. */
+	ret = file_check_and_advance_wb_err(m, f, w);
+	m->ino[f->ino].dirty = 0;
+	if (m->c.md_cursor) {
+		/* patched: filemap_report_md_wb_err(file, bdev mapping) */
+		int err = errseq_check_and_advance(&m->bdev_wb_err, &f->f_md_wb_err);
+
+		if (!ret)
+			ret = err;
+	}
+	return ret;
+}
+
+static int do_syncfs(struct m_state *m, struct m_fd *f, int *flags_part)
+{
+	int ret, ret2;
+
+	/* fs/sync.c syncfs(): sync_filesystem() ends with sync_blockdev(sb->s_bdev)
+	 * = filemap_write_and_wait() on the bdev mapping, whose
+	 * filemap_check_errors() consumes AS_EIO/AS_ENOSPC there */
+	ret = filemap_check_errors(&m->bdev_as);
+	for (int i = 0; i < MAX_INODES; i++)
+		m->ino[i].dirty = 0;
+	if (flags_part)
+		*flags_part = ret;
+	ret2 = errseq_check_and_advance(&m->s_wb_err, &f->f_sb_err);
+	return ret ? ret : ret2;
+}
+
+/* One op (not par). Returns the result through @w. */
+static void step(struct m_state *m, const struct dt_op *op, struct out *w)
+{
+	struct m_fd *f;
+	int r;
+
+	switch (op->code) {
+	case OP_OPEN: {
+		int i;
+
+		f = fd_of(m, op);
+		if (!m->exists[op->file]) {
+			if (!(op->flags & OPEN_CREAT)) {
+				f->state = 2;
+				fail(w, ENOENT);
+				return;
+			}
+			m->exists[op->file] = 1;
+			m->cached[op->file] = inode_new(m, op->file);
+		}
+		i = inode_get(m, op->file);
+		f->state = 1;
+		f->ino = i;
+		f->rdonly = !!(op->flags & OPEN_RDONLY);
+		/* fs/open.c do_dentry_open(): f_wb_err = filemap_sample_wb_err(),
+		 * f_sb_err = file_sample_sb_err() */
+		if (m->c.bug == BUG_SAMPLE_RAW)
+			f->f_wb_err = m->ino[i].wb_err;
+		else
+			f->f_wb_err = errseq_sample(&m->ino[i].wb_err);
+		f->f_sb_err = errseq_sample(&m->s_wb_err);
+		/* patched: f_md_wb_err = filemap_sample_wb_err(bdev mapping) */
+		f->f_md_wb_err = errseq_sample(&m->bdev_wb_err);
+		m->ino[i].nopen++;
+		put(w, 0, 0);
+		return;
+	}
+	case OP_WRITE:
+		f = fd_of(m, op);
+		if (f->state != 1 || f->rdonly) {
+			fail(w, EBADF);
+			return;
+		}
+		m->ino[f->ino].dirty = 1;
+		put(w, op->len, 0);
+		return;
+	case OP_FSYNC:
+	case OP_FDATASYNC:
+		f = fd_of(m, op);
+		if (f->state != 1) {
+			fail(w, EBADF);
+			return;
+		}
+		r = do_fsync(m, f, w);
+		put(w, r ? -1 : 0, -r);
+		return;
+	case OP_SFR: {
+		long long end;
+
+		f = fd_of(m, op);
+		if (f->state != 1) {
+			fail(w, EBADF);
+			return;
+		}
+		/* fs/sync.c sync_file_range() */
+		if ((op->flags & ~7u) || op->off < 0 || op->len < 0 ||
+		    __builtin_add_overflow(op->off, op->len, &end)) {
+			fail(w, EINVAL);
+			return;
+		}
+		r = 0;
+		if (m->c.bug == BUG_SFR_ANY) {
+			r = file_check_and_advance_wb_err(m, f, w);
+		} else {
+			if (op->flags & SFR_WAIT_BEFORE) {
+				/* file_fdatawait_range() */
+				r = file_check_and_advance_wb_err(m, f, w);
+				if (r < 0)
+					goto sfr_out;
+			}
+			if (op->flags & SFR_WRITE) {
+				/* __filemap_fdatawrite_range(): no error check */
+				r = 0;
+				m->ino[f->ino].dirty = 0;
+			}
+			if (op->flags & SFR_WAIT_AFTER)
+				r = file_check_and_advance_wb_err(m, f, w);
+		}
+sfr_out:
+		put(w, r ? -1 : 0, -r);
+		return;
+	}
+	case OP_SYNCFS:
+		f = fd_of(m, op);
+		if (f->state != 1) {
+			fail(w, EBADF);
+			return;
+		}
+		r = do_syncfs(m, f, NULL);
+		put(w, r ? -1 : 0, -r);
+		return;
+	case OP_CLOSE:
+		f = fd_of(m, op);
+		if (f->state != 1) {
+			f->state = 0;
+			fail(w, EBADF);
+			return;
+		}
+		/* filp_close(): ext2/ext4 have no ->flush; close returns 0 */
+		f->state = 0;
+		m->ino[f->ino].nopen--;
+		inode_maybe_free(m, f->ino);
+		put(w, 0, 0);
+		return;
+	case OP_UNLINK: {
+		int i;
+
+		if (!m->exists[op->file]) {
+			fail(w, ENOENT);
+			return;
+		}
+		m->exists[op->file] = 0;
+		i = m->cached[op->file];
+		m->cached[op->file] = -1;
+		if (i >= 0) {
+			m->ino[i].linked = 0;
+			inode_maybe_free(m, i);
+		}
+		put(w, 0, 0);
+		return;
+	}
+	case OP_EVICT:
+		/* sync(); drop_caches=3: every unused inode goes (evict()),
+		 * its mapping with its wb_err and flags; the patched kernel keeps
+		 * one that holds an unseen error. */
+		for (int i = 0; i < MAX_INODES; i++)
+			m->ino[i].dirty = 0;
+		for (int fl = 0; fl < DT_MAX_FILES; fl++) {
+			int i = m->cached[fl];
+			errseq_t e;
+
+			if (i < 0 || m->ino[i].nopen)
+				continue;
+			e = m->ino[i].wb_err;
+			if (m->c.keep_unseen && (e & ERRSEQ_ERRNO_MASK) && !(e & ERRSEQ_SEEN_FLAG))
+				continue;
+			m->ino[i].used = 0;
+			m->cached[fl] = -1;
+		}
+		put(w, 0, 0);
+		return;
+	case OP_SYNC:
+		/* ksys_sync(): writeback and wait with *_keep_errors: no reader */
+		for (int i = 0; i < MAX_INODES; i++)
+			m->ino[i].dirty = 0;
+		put(w, 0, 0);
+		return;
+	case OP_ERR_DATA: {
+		int i;
+		char obj[16];
+
+		if (op->file >= 0) {
+			if (!m->exists[op->file]) {
+				fail(w, ENOENT);
+				return;
+			}
+			i = inode_get(m, op->file);
+		} else {
+			f = fd_of(m, op);
+			if (f->state != 1) {
+				fail(w, EBADF);
+				return;
+			}
+			i = f->ino;
+		}
+		snprintf(obj, sizeof(obj), "f%d", m->ino[i].label);
+		mapping_set_error(m, &m->ino[i].wb_err, &m->ino[i].as, &m->s_wb_err, obj, w,
+				  op->err);
+		put(w, 0, 0);
+		return;
+	}
+	case OP_ERR_META: {
+		unsigned dummy = 0;
+
+		/* fs/buffer.c mark_buffer_write_io_error() on a metadata buffer:
+		 * mapping_set_error(bdev mapping) (whose host's sb is the bdev
+		 * pseudo-fs: not ours), then errseq_set(&bd_super->s_wb_err). */
+		mapping_set_error(m, &m->bdev_wb_err, m->c.bug == BUG_NO_AS_FLAGS ? &dummy : &m->bdev_as,
+				  NULL, "bdev", w, op->err);
+		if (m->c.bug != BUG_NO_SB_ERR)
+			errseq_set(&m->s_wb_err, -(m->c.bug == BUG_ENOSPC_AS_EIO && op->err == ENOSPC
+						   ? EIO : op->err));
+		/* ext4: the next journal write access (the guest makes one at
+		 * once) runs ext4_check_bdev_write_error(), a reader that marks
+		 * the bdev error SEEN (and logs an ext4 error). */
+		if (is_ext4(m))
+			errseq_check_and_advance(&m->bdev_wb_err, &m->ext4_bdev_cursor);
+		put(w, 0, 0);
+		return;
+	}
+	default:
+		fail(w, EINVAL);
+	}
+}
+
+/* ---- comparison ---- */
+
+static int opres_equal(const struct dt_opres *a, const struct dt_opres *b, int which)
+{
+	if ((a->done & (1 << which)) != (b->done & (1 << which)))
+		return 0;
+	return a->ret[which] == b->ret[which] && a->err[which] == b->err[which];
+}
+
+static int trace_cmp(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
+/* Compare trace events as multisets (par lines interleave them). */
+static int trace_equal(const struct dt_opres *a, const struct dt_opres *b, int sorted)
+{
+	char x[DT_MAX_TRACE][DT_TRACE_LEN], y[DT_MAX_TRACE][DT_TRACE_LEN];
+
+	if (a->ntr != b->ntr)
+		return 0;
+	memcpy(x, a->tr, sizeof(x));
+	memcpy(y, b->tr, sizeof(y));
+	if (sorted) {
+		qsort(x, (size_t)a->ntr, DT_TRACE_LEN, trace_cmp);
+		qsort(y, (size_t)b->ntr, DT_TRACE_LEN, trace_cmp);
+	}
+	for (int i = 0; i < a->ntr; i++)
+		if (strcmp(x[i], y[i]))
+			return 0;
+	return 1;
+}
+
+static void describe(const struct dt_script *s, int i, const struct dt_opres *exp,
+		     const struct dt_opres *got, int trace, struct dt_divergence *div)
+{
+	char opt[300], e0[48], e1[48], g0[48], g1[48];
+	size_t o;
+
+	if (!div || div->op >= 0)
+		return;
+	div->op = i;
+	dt_op_format(&s->ops[i], opt, sizeof(opt));
+	dt_opres_format(exp, 0, e0, sizeof(e0));
+	dt_opres_format(got, 0, g0, sizeof(g0));
+	o = (size_t)snprintf(div->what, sizeof(div->what), "op %d (line %d) `%s`: model %s", i,
+			     s->ops[i].line, opt, e0);
+	if (s->ops[i].code == OP_PAR) {
+		dt_opres_format(exp, 1, e1, sizeof(e1));
+		dt_opres_format(got, 1, g1, sizeof(g1));
+		o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, " ; %s, kernel %s ; %s",
+				      e1, g0, g1);
+	} else {
+		o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, ", kernel %s", g0);
+	}
+	if (trace && o < sizeof(div->what)) {
+		o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, "; trace model [");
+		for (int t = 0; t < exp->ntr && o < sizeof(div->what); t++)
+			o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, "%s%s",
+					      t ? ", " : "", exp->tr[t]);
+		if (o < sizeof(div->what))
+			o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, "] kernel [");
+		for (int t = 0; t < got->ntr && o < sizeof(div->what); t++)
+			o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, "%s%s",
+					      t ? ", " : "", got->tr[t]);
+		if (o < sizeof(div->what))
+			snprintf(div->what + o, sizeof(div->what) - o, "]");
+	}
+}
+
+/*
+ * A "par" line: the outcomes the model allows are the two orders, and, where
+ * the contract leaves syncfs unlocked, the race in which both threads read
+ * f_sb_err before either advances it.
+ */
+static int run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *obs,
+		   struct dt_opres *pred, int trace)
+{
+	struct m_state cand[4];
+	struct dt_opres res[4];
+	int n = 0;
+
+	for (int order = 0; order < 2; order++) {
+		struct out w0, w1;
+
+		cand[n] = *m;
+		memset(&res[n], 0, sizeof(res[n]));
+		w0.o = &res[n];
+		w0.which = order;
+		w1.o = &res[n];
+		w1.which = !order;
+		step(&cand[n], &op->sub[order], &w0);
+		step(&cand[n], &op->sub[!order], &w1);
+		n++;
+	}
+	if (!m->c.syncfs_locked && op->sub[0].code == OP_SYNCFS && op->sub[1].code == OP_SYNCFS &&
+	    op->sub[0].fd == op->sub[1].fd && m->fd[op->sub[0].fd].state == 1) {
+		/* both read the same f_sb_err; the AS flags go to one of them */
+		for (int first = 0; first < 2; first++) {
+			struct m_state t = *m;
+			struct m_fd *f = &t.fd[op->sub[0].fd];
+			errseq_t since = f->f_sb_err;
+			int fl[2], r2;
+
+			cand[n] = *m;
+			memset(&res[n], 0, sizeof(res[n]));
+			fl[first] = filemap_check_errors(&t.bdev_as);
+			fl[!first] = 0;
+			r2 = errseq_check_and_advance(&t.s_wb_err, &f->f_sb_err);
+			(void)since;
+			for (int k = 0; k < 2; k++) {
+				int r = fl[k] ? fl[k] : r2;
+
+				res[n].ret[k] = r ? -1 : 0;
+				res[n].err[k] = -r;
+				res[n].done |= 1 << k;
+			}
+			cand[n] = t;
+			n++;
+		}
+	}
+	for (int k = 0; k < n; k++) {
+		if (!obs || (opres_equal(&res[k], obs, 0) && opres_equal(&res[k], obs, 1) &&
+			     (!trace || trace_equal(&res[k], obs, 1)))) {
+			*m = cand[k];
+			*pred = res[k];
+			return 0;
+		}
+	}
+	*m = cand[0];
+	*pred = res[0];
+	return 1;
+}
+
+int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_script *s,
+		 const struct dt_sresult *obs, struct dt_sresult *pred, struct dt_divergence *div)
+{
+	struct m_state *m = malloc(sizeof(*m));
+	struct dt_sresult local;
+	int ndiv = 0, trace = obs ? obs->trace : 1;
+
+	if (!m)
+		abort();
+	state_init(m, c, fs);
+	if (!pred) {
+		pred = &local;
+		dt_sresult_init(pred, s->name, s->nops);
+	} else {
+		dt_sresult_init(pred, s->name, s->nops);
+	}
+	pred->trace = trace;
+	pred->complete = 1;
+	if (div) {
+		div->op = -1;
+		div->what[0] = 0;
+	}
+	for (int i = 0; i < s->nops; i++) {
+		const struct dt_op *op = &s->ops[i];
+		struct dt_opres *p = &pred->ops[i];
+		const struct dt_opres *o = obs && i < obs->nops ? &obs->ops[i] : NULL;
+		static const struct dt_opres none;
+
+		if (op->code == OP_PAR) {
+			if (run_par(m, op, o, p, trace) && obs) {
+				ndiv++;
+				describe(s, i, p, o ? o : &none, trace, div);
+			}
+			continue;
+		}
+		{
+			struct out w = {p, 0};
+
+			step(m, op, &w);
+		}
+		if (obs) {
+			if (!o) {
+				ndiv++;
+				if (div && div->op < 0) {
+					describe(s, i, p, &none, 0, div);
+					if (obs->fail[0])
+						snprintf(div->what + strlen(div->what),
+							 sizeof(div->what) - strlen(div->what),
+							 " (guest: %s)", obs->fail);
+				}
+				continue;
+			}
+			if (!opres_equal(p, o, 0) || (trace && !trace_equal(p, o, 0))) {
+				ndiv++;
+				describe(s, i, p, o, trace, div);
+			}
+		}
+	}
+	if (obs && !obs->complete && !ndiv) {
+		ndiv++;
+		if (div && div->op < 0) {
+			div->op = s->nops;
+			snprintf(div->what, sizeof(div->what), "guest did not finish the script%s%s",
+				 obs->fail[0] ? ": " : "", obs->fail);
+		}
+	}
+	if (pred == &local)
+		dt_sresult_free(&local);
+	free(m);
+	return ndiv;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The difftest model: the kernel objects that carry errseq_t values, built on
+ * liberrseq, predicting what each script operation returns on Linux 6.1.
+ */
+#ifndef DIFFTEST_MODEL_H
+#define DIFFTEST_MODEL_H
+
+#include <errseq.h>
+
+#include "results.h"
+#include "script.h"
+
+enum dt_fs { FS_EXT2, FS_EXT4_ORDERED, FS_EXT4_JOURNAL, FS__COUNT };
+
+const char *dt_fs_name(enum dt_fs fs);        /* ext2, ext4-ordered, ext4-journal */
+int dt_fs_parse(const char *s, enum dt_fs *out);
+
+/*
+ * Deliberately wrong behaviours, for showing that the checker bites. Each
+ * breaks one rule of stock 6.1 that the scenarios exercise.
+ */
+enum dt_bug {
+	BUG_NONE,
+	BUG_SAMPLE_RAW,   /* open samples wb_err raw: an error unseen at open is never reported */
+	BUG_NO_SB_ERR,    /* mapping_set_error does not record in sb->s_wb_err */
+	BUG_NO_AS_FLAGS,  /* metadata errors leave no AS_EIO/AS_ENOSPC on the bdev mapping */
+	BUG_SFR_ANY,      /* sync_file_range reports errors for every flag combination */
+	BUG_ENOSPC_AS_EIO,/* ENOSPC is recorded as EIO */
+	BUG__COUNT
+};
+const char *dt_bug_name(enum dt_bug b);
+int dt_bug_parse(const char *s, enum dt_bug *out);
+
+/*
+ * The contract a run holds the kernel to: one switch per place where stock
+ * 6.1 and the patched kernel are meant to differ.
+ */
+struct dt_contract {
+	int md_cursor;     /* fsync/fdatasync also report metadata (bdev mapping) errors,
+			      through a per-file cursor f_md_wb_err sampled at open */
+	int keep_unseen;   /* an inode holding an unseen writeback error is not evicted */
+	int syncfs_locked; /* syncfs advances f_sb_err under f_lock: two threads calling
+			      syncfs on one descriptor never both report one error */
+	enum dt_bug bug;
+};
+
+void dt_contract_stock(struct dt_contract *c);
+void dt_contract_patched(struct dt_contract *c);
+/* "stock", "patched", or a comma list of switches: md_cursor,keep_unseen,syncfs_locked,
+ * each optionally prefixed with "no-"; applied over the current value. */
+int dt_contract_parse(const char *s, struct dt_contract *c);
+void dt_contract_format(const struct dt_contract *c, char *buf, size_t len);
+
+/* One divergence: the first op of a script where the kernel and model differ. */
+struct dt_divergence {
+	int op;            /* op index, -1: none */
+	char what[512];    /* human-readable: expected vs got */
+};
+
+/*
+ * Run @s through the model. If @obs (the guest's results) is given, compare
+ * op by op (choosing among the outcomes the model allows for "par" lines)
+ * and fill @div with the first divergence; returns the number of divergent
+ * ops (0: the kernel kept the contract). @pred receives the predictions
+ * (for "par": those of the outcome chosen). @pred may be NULL.
+ */
+int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_script *s,
+		 const struct dt_sresult *obs, struct dt_sresult *pred,
+		 struct dt_divergence *div);
+
+#endif

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of the difftest model and parser (Check). */
+#define _GNU_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "results.h"
+#include "script.h"
+
+static struct dt_batch parse_ok(const char *text)
+{
+	struct dt_batch b;
+	char err[512];
+
+	ck_assert_msg(dt_parse(text, "t.dt", &b, err, sizeof(err)) == 0, "parse: %s", err);
+	return b;
+}
+
+static void parse_fails(const char *text, const char *want)
+{
+	struct dt_batch b;
+	char err[512];
+
+	ck_assert_int_eq(dt_parse(text, "t.dt", &b, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, want) != NULL, "error '%s' lacks '%s'", err, want);
+}
+
+/* Run a one-script text; return the predictions. */
+static struct dt_sresult run(const char *contract, enum dt_fs fs, const char *text)
+{
+	struct dt_batch b = parse_ok(text);
+	struct dt_contract c;
+	struct dt_sresult r;
+
+	dt_contract_stock(&c);
+	ck_assert_int_eq(dt_contract_parse(contract, &c), 0);
+	ck_assert_int_eq(b.nscripts, 1);
+	dt_model_run(&c, fs, &b.scripts[0], NULL, &r, NULL);
+	dt_batch_free(&b);
+	return r;
+}
+
+#define ERR(r, i) ((r).ops[i].ret[0] < 0 ? (r).ops[i].err[0] : 0)
+
+START_TEST(t_many_fds)
+{
+	struct dt_sresult r = run("stock", FS_EXT4_ORDERED,
+		"open d0 f0 creat\nopen d1 f0\nwrite d0\nerror data f0 EIO\n"
+		"open d2 f0\nfsync d0\nfsync d0\nfsync d1\nopen d3 f0\nfsync d2\nfsync d3\n");
+	ck_assert_int_eq(ERR(r, 5), EIO);  /* d0 first */
+	ck_assert_int_eq(ERR(r, 6), 0);    /* d0 again */
+	ck_assert_int_eq(ERR(r, 7), EIO);  /* d1, opened before */
+	ck_assert_int_eq(ERR(r, 9), EIO);  /* d2: opened after, error then unseen */
+	ck_assert_int_eq(ERR(r, 10), 0);   /* d3: opened after it was seen */
+	/* trace: the set event shows errseq_set()'s return (the old word) */
+	ck_assert_str_eq(r.ops[3].tr[0], "set f0 0x0");
+	ck_assert_str_eq(r.ops[5].tr[0], "adv f0 0x0 0x1005");
+	ck_assert_int_eq(r.ops[6].ntr, 0);
+	dt_sresult_free(&r);
+}
+END_TEST
+
+START_TEST(t_pg_evict)
+{
+	const char *s = "open d0 f0 creat\nwrite d0\nclose d0\nerror data f0 EIO\nevict\n"
+			"open d1 f0\nfsync d1\n";
+	struct dt_sresult st = run("stock", FS_EXT2, s), pa = run("patched", FS_EXT2, s),
+			  ks = run("stock,keep_unseen", FS_EXT2, s);
+
+	ck_assert_int_eq(ERR(st, 6), 0);
+	ck_assert_int_eq(ERR(pa, 6), EIO);
+	ck_assert_int_eq(ERR(ks, 6), EIO);
+	dt_sresult_free(&st);
+	dt_sresult_free(&pa);
+	dt_sresult_free(&ks);
+}
+END_TEST
+
+START_TEST(t_pg_reopen_no_evict)
+{
+	struct dt_sresult r = run("stock", FS_EXT4_JOURNAL,
+		"open d0 f0 creat\nwrite d0\nclose d0\nerror data f0 EIO\nopen d1 f0\nfsync d1\nfsync d1\n");
+	ck_assert_int_eq(ERR(r, 5), EIO);
+	ck_assert_int_eq(ERR(r, 6), 0);
+	dt_sresult_free(&r);
+}
+END_TEST
+
+START_TEST(t_sfr_flags)
+{
+	/* only WAIT_BEFORE / WAIT_AFTER report */
+	for (unsigned fl = 0; fl < 8; fl++) {
+		char text[256], f[64];
+		struct dt_sresult r;
+
+		dt_sfr_format(fl, f, sizeof(f));
+		snprintf(text, sizeof(text),
+			 "open d0 f0 creat\nerror data f0 EIO\nsfr d0 %s\nfsync d0\n", f);
+		r = run("stock", FS_EXT4_ORDERED, text);
+		ck_assert_int_eq(ERR(r, 2), (fl & 5) ? EIO : 0);
+		ck_assert_int_eq(ERR(r, 3), (fl & 5) ? 0 : EIO);
+		dt_sresult_free(&r);
+	}
+}
+END_TEST
+
+START_TEST(t_syncfs_sb)
+{
+	struct dt_sresult r = run("stock", FS_EXT4_ORDERED,
+		"open d0 f0 creat\nopen d1 f1 creat\nerror data f0 ENOSPC\n"
+		"syncfs d0\nsyncfs d0\nfsync d1\nsyncfs d1\nopen d2 f1\nsyncfs d2\n");
+	ck_assert_int_eq(ERR(r, 3), ENOSPC);
+	ck_assert_int_eq(ERR(r, 4), 0);
+	ck_assert_int_eq(ERR(r, 5), 0);
+	ck_assert_int_eq(ERR(r, 6), ENOSPC);
+	ck_assert_int_eq(ERR(r, 8), 0);
+	dt_sresult_free(&r);
+}
+END_TEST
+
+START_TEST(t_meta)
+{
+	const char *s = "open d0 f0 creat\nopen d1 f0\nerror meta EIO\nfsync d0\nsyncfs d0\n"
+			"syncfs d1\nopen d2 f1 creat\nfsync d2\nsyncfs d2\nfsync d1\n"
+			"error meta EIO\nopen d3 f1\nfsync d3\n";
+	struct dt_sresult st = run("stock", FS_EXT2, s), pa = run("patched", FS_EXT2, s),
+			  p4 = run("patched", FS_EXT4_ORDERED, s);
+
+	ck_assert_int_eq(ERR(st, 3), 0);    /* stock fsync: no metadata cursor */
+	ck_assert_int_eq(ERR(st, 4), EIO);  /* AS_EIO on the bdev, and f_sb_err */
+	ck_assert_int_eq(ERR(st, 5), EIO);  /* f_sb_err of d1 */
+	ck_assert_int_eq(ERR(st, 8), 0);
+	ck_assert_int_eq(ERR(pa, 3), EIO);  /* f_md_wb_err */
+	ck_assert_int_eq(ERR(pa, 7), 0);    /* opened after fsync d0 saw it */
+	ck_assert_int_eq(ERR(pa, 9), EIO);  /* d1's own f_md_wb_err */
+	ck_assert_int_eq(ERR(pa, 12), EIO); /* ext2: d3 opened while the 2nd error was unseen */
+	/* ext4 has its own reader (s_bdev_wb_err), which saw it before d3 opened */
+	ck_assert_int_eq(ERR(p4, 12), 0);
+	ck_assert_int_eq(ERR(p4, 9), EIO);
+	dt_sresult_free(&st);
+	dt_sresult_free(&pa);
+	dt_sresult_free(&p4);
+}
+END_TEST
+
+START_TEST(t_as_flags_precedence)
+{
+	struct dt_sresult r = run("stock", FS_EXT2,
+		"open d0 f0 creat\nerror meta ENOSPC\nerror meta EIO\nsyncfs d0\n"
+		"error meta ENOSPC\nopen d1 f0\nsyncfs d1\nerror meta EROFS\nsyncfs d1\n");
+	ck_assert_int_eq(ERR(r, 3), EIO);
+	ck_assert_int_eq(ERR(r, 6), ENOSPC);
+	ck_assert_int_eq(ERR(r, 8), EIO); /* AS_EIO for any errno but ENOSPC */
+	dt_sresult_free(&r);
+}
+END_TEST
+
+START_TEST(t_latest_wins_counter)
+{
+	struct dt_sresult r = run("stock", FS_EXT2,
+		"open d0 f0 creat\nerror data f0 EIO\nerror data f0 ENOSPC\nfsync d0\n"
+		"error data f0 EIO\nfsync d0\n");
+	ck_assert_int_eq(ERR(r, 3), ENOSPC);
+	ck_assert_str_eq(r.ops[2].tr[0], "set f0 0x5");     /* unseen: no counter bump */
+	ck_assert_str_eq(r.ops[3].tr[0], "adv f0 0x0 0x101c");
+	ck_assert_str_eq(r.ops[4].tr[0], "set f0 0x101c");  /* old word; new = 0x2005 */
+	ck_assert_str_eq(r.ops[5].tr[0], "adv f0 0x101c 0x3005");
+	dt_sresult_free(&r);
+}
+END_TEST
+
+START_TEST(t_badf_and_enoent)
+{
+	struct dt_sresult r = run("stock", FS_EXT2,
+		"open d0 f0\nfsync d0\nclose d0\nopen d1 f1 creat rdonly\nwrite d1\nunlink f2\n"
+		"error data f3 EIO\n");
+	ck_assert_int_eq(ERR(r, 0), ENOENT);
+	ck_assert_int_eq(ERR(r, 1), EBADF);
+	ck_assert_int_eq(ERR(r, 2), EBADF);
+	ck_assert_int_eq(ERR(r, 4), EBADF);
+	ck_assert_int_eq(ERR(r, 5), ENOENT);
+	ck_assert_int_eq(ERR(r, 6), ENOENT);
+	dt_sresult_free(&r);
+}
+END_TEST
+
+START_TEST(t_par_outcomes)
+{
+	struct dt_batch b = parse_ok("open d0 f0 creat\nerror data f0 EIO\npar syncfs d0 ; syncfs d0\n");
+	struct dt_contract c;
+	struct dt_sresult obs, pred;
+	struct dt_divergence div;
+
+	/* both threads report: allowed when syncfs is unlocked (stock), not when locked */
+	dt_sresult_init(&obs, b.scripts[0].name, 3);
+	obs.complete = 1;
+	for (int i = 0; i < 2; i++) {
+		obs.ops[i].done = 1;
+	}
+	dt_opres_trace(&obs.ops[1], "set f0 0x0");
+	obs.ops[2].done = 3;
+	obs.ops[2].ret[0] = obs.ops[2].ret[1] = -1;
+	obs.ops[2].err[0] = obs.ops[2].err[1] = EIO;
+	dt_contract_stock(&c);
+	ck_assert_int_eq(dt_model_run(&c, FS_EXT2, &b.scripts[0], &obs, &pred, &div), 0);
+	dt_sresult_free(&pred);
+	dt_contract_patched(&c);
+	ck_assert_int_eq(dt_model_run(&c, FS_EXT2, &b.scripts[0], &obs, &pred, &div), 1);
+	ck_assert_int_eq(div.op, 2);
+	dt_sresult_free(&pred);
+	/* one reports: fine for both */
+	obs.ops[2].ret[1] = 0;
+	obs.ops[2].err[1] = 0;
+	ck_assert_int_eq(dt_model_run(&c, FS_EXT2, &b.scripts[0], &obs, &pred, &div), 0);
+	dt_sresult_free(&pred);
+	dt_sresult_free(&obs);
+	dt_batch_free(&b);
+}
+END_TEST
+
+START_TEST(t_checker_bites_model)
+{
+	/* every planted bug changes some scenario result on stock */
+	const char *s = "open d0 f0 creat\nopen d1 f1 creat\nwrite d0\nclose d0\n"
+			"error data f0 ENOSPC\nopen d2 f0\nfsync d2\nsyncfs d1\nerror meta EIO\n"
+			"syncfs d2\nerror data f0 EIO\nsfr d2 WRITE\nfsync d2\nerror meta EROFS\nsyncfs d1\n";
+	struct dt_batch b = parse_ok(s);
+	struct dt_contract good, bad;
+	struct dt_sresult ref, pred;
+
+	dt_contract_stock(&good);
+	dt_model_run(&good, FS_EXT2, &b.scripts[0], NULL, &ref, NULL);
+	ref.trace = 1;
+	for (int bug = 1; bug < BUG__COUNT; bug++) {
+		struct dt_divergence div;
+
+		bad = good;
+		bad.bug = (enum dt_bug)bug;
+		ck_assert_msg(dt_model_run(&bad, FS_EXT2, &b.scripts[0], &ref, &pred, &div) > 0,
+			      "bug %s not caught", dt_bug_name((enum dt_bug)bug));
+		dt_sresult_free(&pred);
+	}
+	ck_assert_int_eq(dt_model_run(&good, FS_EXT2, &b.scripts[0], &ref, &pred, NULL), 0);
+	dt_sresult_free(&pred);
+	dt_sresult_free(&ref);
+	dt_batch_free(&b);
+}
+END_TEST
+
+START_TEST(t_parse_errors)
+{
+	parse_fails("open d0 f0 creat\nfsync d0\nfrobnicate d0\n", "t.dt:3: unknown operation 'frobnicate'");
+	parse_fails("open d0 f0 creat\nfsync d1\n", "t.dt:2: bad descriptor d1: not open here");
+	parse_fails("open d0 f0 creat\nclose d0\nwrite d0\n", "t.dt:3: bad descriptor d0");
+	parse_fails("open d0 f0\nopen d0 f1\n", "t.dt:2: descriptor d0 is already open");
+	parse_fails("open d99 f0\n", "t.dt:1: bad descriptor 'd99'");
+	parse_fails("open d0 f9\n", "t.dt:1: bad file 'f9'");
+	parse_fails("open d0 f0\nerror data f0 EWHAT\n", "t.dt:2: bad errno 'EWHAT'");
+	parse_fails("open d0 f0\nsfr d0 WRITE|SOON\n", "t.dt:2: bad sync_file_range flags");
+	parse_fails("script a\nsync\n", "t.dt:1: script a has no 'end'");
+	parse_fails("script a\nsync\nend\nsync\n", "t.dt:4: operation outside a script");
+	parse_fails("open d0 f0\npar close d0 ; fsync d0\n", "t.dt:2: close cannot run inside par");
+	parse_fails("open d0 f0 sideways\n", "t.dt:1: unknown open flag 'sideways'");
+}
+END_TEST
+
+START_TEST(t_print_roundtrip)
+{
+	const char *s = "script x\nopen d0 f0 creat rdonly\nwrite d0 100\nsfr d0 WAIT_BEFORE|WAIT_AFTER 0 4096\n"
+			"error data d0 ENOSPC\nerror meta 122\npar syncfs d0 ; fsync d0\nclose d0\nend\n";
+	struct dt_batch b = parse_ok(s), b2;
+	char *buf;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+	char err[256];
+
+	dt_script_print(f, &b.scripts[0]);
+	fclose(f);
+	ck_assert_int_eq(dt_parse(buf, "rt", &b2, err, sizeof(err)), 0);
+	ck_assert_int_eq(b2.scripts[0].nops, b.scripts[0].nops);
+	ck_assert_int_eq(b2.scripts[0].ops[4].err, EDQUOT);
+	ck_assert_int_eq(b2.scripts[0].ops[5].sub[1].code, OP_FSYNC);
+	free(buf);
+	dt_batch_free(&b);
+	dt_batch_free(&b2);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("difftest-model");
+	TCase *tc = tcase_create("model");
+	SRunner *sr;
+	int nf;
+
+	tcase_add_test(tc, t_many_fds);
+	tcase_add_test(tc, t_pg_evict);
+	tcase_add_test(tc, t_pg_reopen_no_evict);
+	tcase_add_test(tc, t_sfr_flags);
+	tcase_add_test(tc, t_syncfs_sb);
+	tcase_add_test(tc, t_meta);
+	tcase_add_test(tc, t_as_flags_precedence);
+	tcase_add_test(tc, t_latest_wins_counter);
+	tcase_add_test(tc, t_badf_and_enoent);
+	tcase_add_test(tc, t_par_outcomes);
+	tcase_add_test(tc, t_checker_bites_model);
+	tcase_add_test(tc, t_parse_errors);
+	tcase_add_test(tc, t_print_roundtrip);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? 1 : 0;
+}

@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * difftest: the host side. Parses and generates scripts, runs them through the
+ * model (liberrseq), compares with what the guest saw, shrinks divergent
+ * scripts. The guest runs are driven by difftest/campaign.sh.
+ *
+ *   difftest check FILE...                         parse only; errors name FILE:LINE
+ *   difftest predict [-c CONTRACT] [-f FS] FILE... print the model's results
+ *   difftest gen -s SEED -n SCRIPTS -o OPS [-p PREFIX]   random batch on stdout
+ *   difftest compare [-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] BATCH RESULTS
+ *        compare the guest's RESULTS with the model; one line per divergent
+ *        script; TSV rows per class appended to TSV; divergent scripts to DIVFILE
+ *   difftest shrink [-c ..] [-f ..] [-r ROUND] DIVBATCH [RESULTS]
+ *        without RESULTS: print candidate reductions of each script in DIVBATCH
+ *        (named ORIG~rROUNDcN); with RESULTS (the guest's results for those
+ *        candidates): print, for each original, its smallest still-divergent
+ *        candidate (or the original), as the next DIVBATCH
+ *
+ * CONTRACT: stock | patched | a list of switches (see model.h), plus
+ * bug=NAME to plant a deliberate mistake (checker-bites tests).
+ * Exit status of compare: 0 no divergence, 1 divergences, 2 usage/parse error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "results.h"
+#include "script.h"
+
+static struct dt_contract contract;
+static enum dt_fs fs = FS_EXT4_ORDERED;
+static const char *kernel = "kernel";
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: difftest check FILE...\n"
+		"       difftest predict [-c CONTRACT] [-f FS] FILE...\n"
+		"       difftest gen -s SEED -n SCRIPTS -o OPS [-p PREFIX]\n"
+		"       difftest compare [-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] "
+		"BATCH RESULTS\n"
+		"       difftest shrink [-c CONTRACT] [-f FS] [-r ROUND] DIVBATCH [RESULTS]\n"
+		"CONTRACT: stock | patched | md_cursor,keep_unseen,syncfs_locked (no-X to clear),"
+		" bug=NAME\nFS: ext2 | ext4-ordered | ext4-journal\n");
+	exit(2);
+}
+
+static void set_contract(const char *s)
+{
+	char buf[256], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strncmp(tok, "bug=", 4)) {
+			if (dt_bug_parse(tok + 4, &contract.bug)) {
+				fprintf(stderr, "difftest: unknown bug '%s'\n", tok + 4);
+				exit(2);
+			}
+		} else if (dt_contract_parse(tok, &contract)) {
+			fprintf(stderr, "difftest: bad contract '%s'\n", tok);
+			exit(2);
+		}
+	}
+}
+
+static int common_opts(int argc, char **argv, const char *extra, int (*cb)(int, const char *))
+{
+	char optstr[64];
+	int c;
+
+	snprintf(optstr, sizeof(optstr), "c:f:k:%s", extra);
+	optind = 1;
+	while ((c = getopt(argc, argv, optstr)) != -1) {
+		switch (c) {
+		case 'c':
+			set_contract(optarg);
+			break;
+		case 'f':
+			if (dt_fs_parse(optarg, &fs)) {
+				fprintf(stderr, "difftest: unknown fs '%s'\n", optarg);
+				exit(2);
+			}
+			break;
+		case 'k':
+			kernel = optarg;
+			break;
+		default:
+			if (!cb || cb(c, optarg))
+				usage();
+		}
+	}
+	return optind;
+}
+
+static int load(const char *path, struct dt_batch *b)
+{
+	char err[512];
+
+	if (dt_parse_file(path, b, err, sizeof(err))) {
+		fprintf(stderr, "difftest: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- check / predict ---- */
+
+static int cmd_check(int argc, char **argv)
+{
+	int i = common_opts(argc, argv, "", NULL), st = 0;
+
+	if (i >= argc)
+		usage();
+	for (; i < argc; i++) {
+		struct dt_batch b;
+
+		if (load(argv[i], &b)) {
+			st = 2;
+			continue;
+		}
+		printf("%s: %d script(s) ok\n", argv[i], b.nscripts);
+		dt_batch_free(&b);
+	}
+	return st;
+}
+
+static int cmd_predict(int argc, char **argv)
+{
+	int i = common_opts(argc, argv, "", NULL);
+
+	if (i >= argc)
+		usage();
+	for (; i < argc; i++) {
+		struct dt_batch b;
+
+		if (load(argv[i], &b))
+			return 2;
+		for (int k = 0; k < b.nscripts; k++) {
+			struct dt_sresult r;
+
+			dt_model_run(&contract, fs, &b.scripts[k], NULL, &r, NULL);
+			dt_sresult_print(stdout, &r);
+			dt_sresult_free(&r);
+		}
+		dt_batch_free(&b);
+	}
+	return 0;
+}
+
+/* ---- gen ---- */
+
+static uint64_t rng;
+
+static uint32_t rnd(uint32_t n)
+{
+	/* xorshift64* */
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (uint32_t)((rng * 0x2545F4914F6CDD1DULL) >> 32) % n;
+}
+
+static int pick_err(void)
+{
+	uint32_t r = rnd(10);
+
+	return r < 6 ? EIO : r < 9 ? ENOSPC : (rnd(2) ? EDQUOT : EROFS);
+}
+
+static int pick_open(const int *open)
+{
+	int c[DT_MAX_FDS], n = 0;
+
+	for (int i = 0; i < 6; i++)
+		if (open[i])
+			c[n++] = i;
+	return n ? c[rnd((uint32_t)n)] : -1;
+}
+
+static void gen_one(FILE *f, const char *name, int nops)
+{
+	int open[DT_MAX_FDS] = {0};
+	const int nfiles = 3, nfds = 6;
+
+	fprintf(f, "script %s\n", name);
+	for (int k = 0; k < nops; k++) {
+		int d = pick_open(open);
+		uint32_t r = rnd(100);
+
+		if (d < 0 || r < 14) {
+			int nd = -1;
+
+			for (int i = 0; i < nfds; i++)
+				if (!open[i]) {
+					nd = i;
+					break;
+				}
+			if (nd >= 0) {
+				fprintf(f, "open d%d f%u%s%s\n", nd, rnd(nfiles),
+					rnd(10) < 8 ? " creat" : "", rnd(12) == 0 ? " rdonly" : "");
+				open[nd] = 1;
+				continue;
+			}
+		}
+		if (r < 28)
+			fprintf(f, "write d%d %u\n", d, rnd(4) ? 4096 : 1 + rnd(16384));
+		else if (r < 38)
+			fprintf(f, "fsync d%d\n", d);
+		else if (r < 43)
+			fprintf(f, "fdatasync d%d\n", d);
+		else if (r < 50) {
+			uint32_t fl = rnd(20) ? rnd(8) : 8 + rnd(8);
+			char fb[64];
+
+			dt_sfr_format(fl, fb, sizeof(fb));
+			if (rnd(4))
+				fprintf(f, "sfr d%d %s\n", d, fb);
+			else
+				fprintf(f, "sfr d%d %s %u %u\n", d, fb, rnd(3) * 4096, rnd(3) * 4096);
+		} else if (r < 57)
+			fprintf(f, "syncfs d%d\n", d);
+		else if (r < 66) {
+			fprintf(f, "close d%d\n", d);
+			open[d] = 0;
+		} else if (r < 70)
+			fprintf(f, "unlink f%u\n", rnd(nfiles));
+		else if (r < 74)
+			fprintf(f, "evict\n");
+		else if (r < 76)
+			fprintf(f, "sync\n");
+		else if (r < 88) {
+			char eb[16];
+			int e = pick_err();
+
+			if (rnd(2))
+				fprintf(f, "error data f%u %s\n", rnd(nfiles), dt_errname(e, eb, sizeof(eb)));
+			else
+				fprintf(f, "error data d%d %s\n", d, dt_errname(e, eb, sizeof(eb)));
+		} else if (r < 93) {
+			char eb[16];
+
+			fprintf(f, "error meta %s\n", dt_errname(pick_err(), eb, sizeof(eb)));
+		} else {
+			int d2 = pick_open(open);
+			static const char *const ops[] = {"syncfs", "fsync", "fdatasync", "syncfs"};
+
+			if (rnd(2))
+				d2 = d;
+			fprintf(f, "par %s d%d ; %s d%d\n", ops[rnd(4)], d, ops[rnd(4)], d2);
+		}
+	}
+	fprintf(f, "end\n");
+}
+
+static int cmd_gen(int argc, char **argv)
+{
+	unsigned long long seed = 1;
+	long nscripts = 10, ops = 30;
+	const char *prefix = "random";
+	int c;
+
+	optind = 1;
+	while ((c = getopt(argc, argv, "s:n:o:p:")) != -1) {
+		switch (c) {
+		case 's': seed = strtoull(optarg, NULL, 0); break;
+		case 'n': nscripts = strtol(optarg, NULL, 0); break;
+		case 'o': ops = strtol(optarg, NULL, 0); break;
+		case 'p': prefix = optarg; break;
+		default: usage();
+		}
+	}
+	if (nscripts < 1 || ops < 1 || ops > DT_MAX_OPS)
+		usage();
+	for (long i = 0; i < nscripts; i++) {
+		char name[DT_NAME_MAX];
+
+		/* each script has its own stream, so a script is reproducible alone */
+		rng = (seed * 0x9E3779B97F4A7C15ULL) ^ ((unsigned long long)(i + 1) << 32) ^ 0xD1B54A32D192ED03ULL;
+		for (int w = 0; w < 4; w++)
+			rnd(2);
+		snprintf(name, sizeof(name), "%s.s%llu.%ld", prefix, seed, i);
+		gen_one(stdout, name, (int)ops);
+	}
+	return 0;
+}
+
+/* ---- compare ---- */
+
+static const char *tsv, *divfile;
+static int round = 1;
+
+static int opt_cb(int c, const char *a)
+{
+	if (c == 't')
+		tsv = a;
+	else if (c == 'd')
+		divfile = a;
+	else if (c == 'r')
+		round = atoi(a);
+	else
+		return -1;
+	return 0;
+}
+
+static void class_of(const char *name, char *buf, size_t len)
+{
+	/* scenario scripts are named scn.NAME[...]: class NAME; random.*: random */
+	size_t n;
+
+	if (!strncmp(name, "scn.", 4)) {
+		name += 4;
+		n = strcspn(name, ".~");
+	} else {
+		n = strcspn(name, ".~");
+	}
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, name, n);
+	buf[n] = 0;
+}
+
+static int count_ops(const struct dt_script *s)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->nops; i++)
+		n += s->ops[i].code == OP_PAR ? 2 : 1;
+	return n;
+}
+
+struct cls {
+	char name[DT_NAME_MAX];
+	long ops, scripts, divscripts, divops;
+};
+
+static int cmd_compare(int argc, char **argv)
+{
+	struct dt_batch b;
+	struct dt_results r;
+	struct cls cl[128];
+	int ncl = 0, i, total_div = 0, missing = 0;
+	FILE *f, *df = NULL;
+	char cs[160];
+
+	i = common_opts(argc, argv, "t:d:", opt_cb);
+	if (argc - i != 2)
+		usage();
+	if (load(argv[i], &b))
+		return 2;
+	f = fopen(argv[i + 1], "r");
+	if (!f) {
+		fprintf(stderr, "difftest: %s: %s\n", argv[i + 1], strerror(errno));
+		return 2;
+	}
+	if (dt_results_read(f, &r)) {
+		fprintf(stderr, "difftest: %s: cannot read results\n", argv[i + 1]);
+		return 2;
+	}
+	fclose(f);
+	if (divfile) {
+		df = fopen(divfile, "w");
+		if (!df) {
+			fprintf(stderr, "difftest: %s: %s\n", divfile, strerror(errno));
+			return 2;
+		}
+	}
+	dt_contract_format(&contract, cs, sizeof(cs));
+	for (int k = 0; k < b.nscripts; k++) {
+		const struct dt_script *s = &b.scripts[k];
+		const struct dt_sresult *o = dt_results_find(&r, s->name);
+		struct dt_divergence div;
+		char cname[DT_NAME_MAX];
+		struct cls *c = NULL;
+		int nd;
+
+		class_of(s->name, cname, sizeof(cname));
+		for (int j = 0; j < ncl; j++)
+			if (!strcmp(cl[j].name, cname))
+				c = &cl[j];
+		if (!c && ncl < 128) {
+			c = &cl[ncl++];
+			memset(c, 0, sizeof(*c));
+			snprintf(c->name, sizeof(c->name), "%s", cname);
+		}
+		if (!o) {
+			missing++;
+			printf("MISSING %s: no results from the guest\n", s->name);
+			if (c)
+				c->divscripts++;
+			total_div++;
+			continue;
+		}
+		nd = dt_model_run(&contract, fs, s, o, NULL, &div);
+		if (c) {
+			c->ops += count_ops(s);
+			c->scripts++;
+			if (nd) {
+				c->divscripts++;
+				c->divops += nd;
+			}
+		}
+		if (nd) {
+			struct dt_script t;
+
+			total_div++;
+			printf("DIVERGE %s: %s\n", s->name, div.what);
+			if (df) {
+				/* keep the ops up to and including the first divergence */
+				dt_script_copy(&t, s);
+				if (div.op >= 0 && div.op < t.nops)
+					t.nops = div.op + 1;
+				dt_script_print(df, &t);
+				dt_script_free(&t);
+			}
+		}
+	}
+	if (tsv) {
+		FILE *t = fopen(tsv, "a");
+
+		if (!t) {
+			fprintf(stderr, "difftest: %s: %s\n", tsv, strerror(errno));
+			return 2;
+		}
+		for (int j = 0; j < ncl; j++)
+			fprintf(t, "%s\t%s\t%s\t%s\t%ld\t%ld\t%ld\t%ld\n", kernel, dt_fs_name(fs), cs,
+				cl[j].name, cl[j].ops, cl[j].scripts, cl[j].divscripts, cl[j].divops);
+		fclose(t);
+	}
+	printf("compared %d script(s) on %s, %s, contract %s: %d divergent%s\n", b.nscripts, kernel,
+	       dt_fs_name(fs), cs, total_div, missing ? " (some missing)" : "");
+	if (df)
+		fclose(df);
+	dt_results_free(&r);
+	dt_batch_free(&b);
+	return total_div ? 1 : 0;
+}
+
+/* ---- shrink ---- */
+
+/* Remove ops [from, from+n) and whatever then breaks the descriptor rules. */
+static int reduce(const struct dt_script *s, int from, int n, struct dt_script *out)
+{
+	unsigned char open[DT_MAX_FDS] = {0};
+
+	dt_script_copy(out, s);
+	out->nops = 0;
+	for (int i = 0; i < s->nops; i++) {
+		const struct dt_op *op = &s->ops[i];
+		int keep = !(i >= from && i < from + n);
+
+		if (keep) {
+			/* drop ops whose descriptor is no longer opened */
+			switch (op->code) {
+			case OP_OPEN:
+				if (open[op->fd])
+					keep = 0;
+				break;
+			case OP_WRITE: case OP_FSYNC: case OP_FDATASYNC: case OP_SFR:
+			case OP_SYNCFS: case OP_CLOSE:
+				keep = open[op->fd];
+				break;
+			case OP_ERR_DATA:
+				keep = op->fd < 0 || open[op->fd];
+				break;
+			case OP_PAR:
+				for (int k = 0; k < 2; k++)
+					if (op->sub[k].fd >= 0 && !open[op->sub[k].fd])
+						keep = 0;
+				break;
+			default:
+				break;
+			}
+		}
+		if (keep) {
+			if (op->code == OP_OPEN)
+				open[op->fd] = 1;
+			if (op->code == OP_CLOSE)
+				open[op->fd] = 0;
+			free(out->ops[out->nops].sub);
+			out->ops[out->nops] = *op;
+			out->ops[out->nops].sub = NULL;
+			if (op->sub) {
+				out->ops[out->nops].sub = calloc(2, sizeof(*op->sub));
+				memcpy(out->ops[out->nops].sub, op->sub, 2 * sizeof(*op->sub));
+			}
+			out->nops++;
+		}
+	}
+	for (int i = out->nops; i < s->nops; i++) {
+		free(out->ops[i].sub);
+		out->ops[i].sub = NULL;
+	}
+	return out->nops < s->nops && out->nops > 0 && dt_script_valid(out) == 0 ? 0 : -1;
+}
+
+static int cmd_shrink(int argc, char **argv)
+{
+	int i;
+	struct dt_batch b;
+
+	i = common_opts(argc, argv, "r:", opt_cb);
+	if (argc - i < 1 || argc - i > 2)
+		usage();
+	if (load(argv[i], &b))
+		return 2;
+	if (argc - i == 1) {
+		/* candidates: chunks of n/2, n/4, ..., 1 removed */
+		for (int k = 0; k < b.nscripts; k++) {
+			const struct dt_script *s = &b.scripts[k];
+			int c = 0;
+
+			for (int chunk = s->nops / 2; chunk >= 1; chunk /= 2) {
+				for (int from = 0; from < s->nops; from += chunk) {
+					struct dt_script t;
+
+					if (reduce(s, from, chunk, &t) == 0) {
+						snprintf(t.name, sizeof(t.name), "%.40s~r%dc%d", s->name,
+							 round, c++);
+						dt_script_print(stdout, &t);
+					}
+					dt_script_free(&t);
+				}
+				if (chunk == 1)
+					break;
+			}
+		}
+		dt_batch_free(&b);
+		return 0;
+	}
+	{
+		/* pick, per original, the smallest divergent candidate */
+		FILE *f = fopen(argv[i + 1], "r");
+		struct dt_results r;
+
+		if (!f || dt_results_read(f, &r)) {
+			fprintf(stderr, "difftest: %s: cannot read\n", argv[i + 1]);
+			return 2;
+		}
+		fclose(f);
+		for (int k = 0; k < b.nscripts; k++) {
+			const struct dt_script *s = &b.scripts[k];
+			const struct dt_script *best = s;
+			struct dt_script keep[1];
+			int c = 0, have = 0;
+
+			for (int chunk = s->nops / 2; chunk >= 1; chunk /= 2) {
+				for (int from = 0; from < s->nops; from += chunk) {
+					struct dt_script t;
+					const struct dt_sresult *o;
+					struct dt_divergence div;
+
+					if (reduce(s, from, chunk, &t) == 0) {
+						snprintf(t.name, sizeof(t.name), "%.40s~r%dc%d", s->name,
+							 round, c++);
+						o = dt_results_find(&r, t.name);
+						if (o && dt_model_run(&contract, fs, &t, o, NULL, &div) &&
+						    div.op >= 0 && div.op < t.nops && o->complete &&
+						    t.nops < best->nops) {
+							t.nops = div.op + 1;
+							if (have)
+								dt_script_free(keep);
+							keep[0] = t;
+							best = keep;
+							have = 1;
+							continue;
+						}
+					}
+					dt_script_free(&t);
+				}
+				if (chunk == 1)
+					break;
+			}
+			{
+				struct dt_script out;
+				char *tilde;
+
+				dt_script_copy(&out, best);
+				/* keep the original's name (without the ~ suffix) */
+				snprintf(out.name, sizeof(out.name), "%s", s->name);
+				tilde = strchr(out.name, '~');
+				if (tilde)
+					*tilde = 0;
+				dt_script_print(stdout, &out);
+				dt_script_free(&out);
+			}
+			fprintf(stderr, "shrink %s: %d -> %d ops\n", s->name, s->nops, best->nops);
+			if (have)
+				dt_script_free(keep);
+		}
+		dt_results_free(&r);
+	}
+	dt_batch_free(&b);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	dt_contract_stock(&contract);
+	if (argc < 2)
+		usage();
+	if (!strcmp(argv[1], "check"))
+		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "predict"))
+		return cmd_predict(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "gen"))
+		return cmd_gen(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "compare"))
+		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "shrink"))
+		return cmd_shrink(argc - 1, argv + 1);
+	usage();
+	return 2;
+}
