@@ -14,7 +14,7 @@ static const char *const opnames[OP__COUNT] = {
 	[OP_FDATASYNC] = "fdatasync", [OP_SFR] = "sfr",     [OP_SYNCFS] = "syncfs",
 	[OP_CLOSE] = "close",	    [OP_UNLINK] = "unlink", [OP_EVICT] = "evict",
 	[OP_SYNC] = "sync",	    [OP_ERR_DATA] = "error", [OP_ERR_META] = "error",
-	[OP_PAR] = "par",
+	[OP_PAR] = "par",	    [OP_FAIL] = "fail",     [OP_HEAL] = "heal",
 };
 
 const char *dt_opname(enum dt_opcode c)
@@ -135,6 +135,10 @@ void dt_op_format(const struct dt_op *op, char *buf, size_t len)
 	case OP_UNLINK:
 		snprintf(buf, len, "unlink f%d", op->file);
 		break;
+	case OP_FAIL:
+		snprintf(buf, len, "fail d%d", op->fd);
+		break;
+	case OP_HEAL:
 	case OP_EVICT:
 	case OP_SYNC:
 		snprintf(buf, len, "%s", dt_opname(op->code));
@@ -270,10 +274,11 @@ static int parse_op(struct pctx *c, char **tok, int n, struct dt_op *op)
 		return 0;
 	}
 	if (!strcmp(w, "fsync") || !strcmp(w, "fdatasync") || !strcmp(w, "syncfs") ||
-	    !strcmp(w, "close")) {
+	    !strcmp(w, "close") || !strcmp(w, "fail")) {
 		op->code = !strcmp(w, "fsync") ? OP_FSYNC
 			   : !strcmp(w, "fdatasync") ? OP_FDATASYNC
-			   : !strcmp(w, "syncfs") ? OP_SYNCFS : OP_CLOSE;
+			   : !strcmp(w, "syncfs") ? OP_SYNCFS
+			   : !strcmp(w, "fail") ? OP_FAIL : OP_CLOSE;
 		if ((op->fd = parse_idx(c, n > 1 ? tok[1] : NULL, 'd', DT_MAX_FDS, "descriptor")) < 0)
 			return -1;
 		if (n > 2)
@@ -309,8 +314,8 @@ static int parse_op(struct pctx *c, char **tok, int n, struct dt_op *op)
 			return perr(c, "too many arguments to unlink");
 		return 0;
 	}
-	if (!strcmp(w, "evict") || !strcmp(w, "sync")) {
-		op->code = !strcmp(w, "evict") ? OP_EVICT : OP_SYNC;
+	if (!strcmp(w, "evict") || !strcmp(w, "sync") || !strcmp(w, "heal")) {
+		op->code = !strcmp(w, "evict") ? OP_EVICT : !strcmp(w, "sync") ? OP_SYNC : OP_HEAL;
 		if (n > 1)
 			return perr(c, "%s takes no arguments", w);
 		return 0;
@@ -387,6 +392,10 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 	case OP_CLOSE:
 		if (in_par)
 			return perr(c, "close cannot run inside par");
+		/* fall through */
+	case OP_FAIL:
+		if (in_par)
+			return perr(c, "fail cannot run inside par");
 		/* fall through */
 	case OP_WRITE:
 	case OP_FSYNC:

@@ -15,6 +15,9 @@
  *   error data fM|dN ERRNO   record a writeback error on a file's mapping
  *   error meta ERRNO         record a metadata writeback error on the block device
  *   par OP ; OP              two operations at once, in two threads
+ *   fail dN                  real errors: the file's blocks (FIEMAP, after writing it
+ *                            out) become a dm "error" target: its writeback fails
+ *   heal                     the dm table back to linear everywhere
  *   end                      ends a script
  *
  * It contains no kernel or libc specifics beyond errno names, so the guest
@@ -45,6 +48,8 @@ enum dt_opcode {
 	OP_ERR_DATA,   /* target: file (file>=0) or descriptor (fd>=0) */
 	OP_ERR_META,
 	OP_PAR,        /* sub[0] and sub[1] run concurrently */
+	OP_FAIL,       /* real I/O errors: dm error target over fd's file's blocks */
+	OP_HEAL,       /* dm table back to all-linear */
 	OP__COUNT
 };
 

@@ -23,6 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/dm-ioctl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -41,6 +45,174 @@ static FILE *out;
 static dev_t fs_dev;
 
 static int fds[DT_MAX_FDS];
+
+/* ---- device mapper (ioctls; no libdevmapper): the fs sits on a dm device
+ * whose table is linear over --dev, with "error" over failed file extents */
+#define DM_NAME "difftest"
+#define DM_NODE "/dev/difftest-dm"
+#define MAX_SEG 256
+static int dmctl = -1;
+static dev_t lower_dev;
+static unsigned long long lower_sectors;
+static struct {
+	unsigned long long start, len; /* sectors */
+} failseg[MAX_SEG];
+static int nfail;
+static union {
+	struct dm_ioctl io;
+	char raw[65536];
+} dmb;
+
+static struct dm_ioctl *dm_init(unsigned flags)
+{
+	memset(&dmb, 0, sizeof(dmb));
+	dmb.io.version[0] = DM_VERSION_MAJOR;
+	dmb.io.data_size = sizeof(dmb);
+	dmb.io.data_start = sizeof(struct dm_ioctl);
+	dmb.io.flags = flags;
+	strncpy(dmb.io.name, DM_NAME, sizeof(dmb.io.name) - 1);
+	return &dmb.io;
+}
+
+static int seg_cmp(const void *a, const void *b)
+{
+	const unsigned long long *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+/* Load the table (linear, with error over failseg[]) and make it live. */
+static int dm_table(void)
+{
+	struct dm_ioctl *io = dm_init(0);
+	char *p = dmb.raw + io->data_start, *end = dmb.raw + sizeof(dmb.raw) - 512;
+	unsigned long long at = 0;
+	struct dm_target_spec *t = NULL;
+	int n = 0;
+
+	qsort(failseg, (size_t)nfail, sizeof(failseg[0]), seg_cmp);
+	while (at < lower_sectors && p < end) {
+		unsigned long long next = lower_sectors, len;
+		int err = 0;
+
+		for (int i = 0; i < nfail; i++) {
+			if (failseg[i].start <= at && at < failseg[i].start + failseg[i].len) {
+				err = 1;
+				next = failseg[i].start + failseg[i].len;
+				/* merge overlapping / adjacent failed segments */
+				for (int j = 0; j < nfail; j++)
+					if (failseg[j].start <= next && failseg[j].start + failseg[j].len > next)
+						next = failseg[j].start + failseg[j].len, j = -1;
+				break;
+			}
+			if (failseg[i].start > at && failseg[i].start < next)
+				next = failseg[i].start;
+		}
+		if (next > lower_sectors)
+			next = lower_sectors;
+		len = next - at;
+		t = (struct dm_target_spec *)p;
+		t->sector_start = at;
+		t->length = len;
+		if (err) {
+			strcpy(t->target_type, "error");
+			((char *)(t + 1))[0] = 0;
+		} else {
+			strcpy(t->target_type, "linear");
+			sprintf((char *)(t + 1), "%u:%u %llu", major(lower_dev), minor(lower_dev), at);
+		}
+		p = (char *)(t + 1) + strlen((char *)(t + 1)) + 1;
+		p = dmb.raw + ((p - dmb.raw + 7) & ~7L);
+		t->next = (uint32_t)(p - (char *)t);
+		at = next;
+		n++;
+	}
+	if (t)
+		t->next = 0;
+	io->target_count = (uint32_t)n;
+	if (ioctl(dmctl, DM_TABLE_LOAD, io))
+		return -errno;
+	/* resume swaps the table in; no fs freeze (its sync_filesystem would
+	 * consume errors) and no flush: the page cache stays as the model has it */
+	io = dm_init(DM_SKIP_LOCKFS_FLAG | DM_NOFLUSH_FLAG);
+	if (ioctl(dmctl, DM_DEV_SUSPEND, io))
+		return -errno;
+	return 0;
+}
+
+static int dm_up(char *why, size_t len)
+{
+	struct stat st;
+	int fd;
+
+	if (dmctl < 0) {
+		dmctl = open("/dev/mapper/control", O_RDWR | O_CLOEXEC);
+		if (dmctl < 0) {
+			snprintf(why, len, "/dev/mapper/control: %s", strerror(errno));
+			return -1;
+		}
+	}
+	fd = open(opt_dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) || ioctl(fd, BLKGETSIZE64, &lower_sectors)) {
+		snprintf(why, len, "%s: %s", opt_dev, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	lower_sectors >>= 9;
+	lower_dev = st.st_rdev;
+	ioctl(dmctl, DM_DEV_REMOVE, dm_init(0)); /* left over from an interrupted run */
+	if (ioctl(dmctl, DM_DEV_CREATE, dm_init(0))) {
+		snprintf(why, len, "DM_DEV_CREATE: %s", strerror(errno));
+		return -1;
+	}
+	unlink(DM_NODE);
+	if (mknod(DM_NODE, S_IFBLK | 0600, makedev(major(dmb.io.dev), minor(dmb.io.dev)))) {
+		snprintf(why, len, "mknod %s: %s", DM_NODE, strerror(errno));
+		return -1;
+	}
+	nfail = 0;
+	if (dm_table()) {
+		snprintf(why, len, "dm table load: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void dm_down(void)
+{
+	if (dmctl >= 0 && ioctl(dmctl, DM_DEV_REMOVE, dm_init(0)))
+		fprintf(stderr, "DT I dtguest: DM_DEV_REMOVE: %s\n", strerror(errno));
+	unlink(DM_NODE);
+}
+
+/* fail dN: write the file out, map its extents, put "error" over them */
+static int dm_fail_fd(int fd)
+{
+	union {
+		struct fiemap fm;
+		char raw[sizeof(struct fiemap) + 128 * sizeof(struct fiemap_extent)];
+	} u;
+
+	memset(&u, 0, sizeof(u));
+	u.fm.fm_start = 0;
+	u.fm.fm_length = FIEMAP_MAX_OFFSET;
+	u.fm.fm_flags = FIEMAP_FLAG_SYNC;
+	u.fm.fm_extent_count = 128;
+	if (ioctl(fd, FS_IOC_FIEMAP, &u.fm))
+		return -errno;
+	for (unsigned i = 0; i < u.fm.fm_mapped_extents && nfail < MAX_SEG; i++) {
+		struct fiemap_extent *e = &u.fm.fm_extents[i];
+
+		if (e->fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC))
+			return -EAGAIN; /* not allocated yet: cannot fail it */
+		failseg[nfail].start = e->fe_physical >> 9;
+		failseg[nfail].len = (e->fe_length + 511) >> 9;
+		nfail++;
+	}
+	return dm_table();
+}
 static struct {
 	ino_t ino;
 	int label;
@@ -52,7 +224,7 @@ static void die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fprintf(stderr, "dtguest: ");
+	fprintf(stderr, "DT I dtguest: ");
 	vfprintf(stderr, fmt, ap);
 	fprintf(stderr, "\n");
 	va_end(ap);
@@ -286,6 +458,19 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 		result(o, which, r ? -1 : 0, -(int)r);
 		return;
 	}
+	case OP_FAIL:
+		if (fd < 0) {
+			result(o, which, -1, EBADF);
+			return;
+		}
+		r = dm_fail_fd(fd);
+		result(o, which, r ? -1 : 0, -(int)r);
+		return;
+	case OP_HEAL:
+		nfail = 0;
+		r = dm_table();
+		result(o, which, r ? -1 : 0, -(int)r);
+		return;
 	case OP_ERR_META:
 		snprintf(cmd, sizeof(cmd), "meta %s %d", opt_mnt, op->err);
 		r = inject(cmd);
@@ -357,16 +542,18 @@ static int setup(char *why, size_t len)
 	struct stat st;
 	int r;
 
-	snprintf(cmd, sizeof(cmd), "reset %s", opt_dev);
+	if (dm_up(why, len))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "reset %s", DM_NODE);
 	if ((r = inject(cmd))) {
-		snprintf(why, len, "reset of %s through %s failed: %s", opt_dev, opt_inject,
+		snprintf(why, len, "reset of %s through %s failed: %s", DM_NODE, opt_inject,
 			 strerror(-r));
 		return -1;
 	}
 	mkdir(opt_mnt, 0755);
-	if (mount(opt_dev, opt_mnt, strcmp(opt_fs, "ext2") ? "ext4" : "ext2", 0, mount_opts())) {
-		snprintf(why, len, "mount %s on %s (%s): %s", opt_dev, opt_mnt, mount_opts(),
-			 strerror(errno));
+	if (mount(DM_NODE, opt_mnt, strcmp(opt_fs, "ext2") ? "ext4" : "ext2", 0, mount_opts())) {
+		snprintf(why, len, "mount %s (over %s) on %s (%s): %s", DM_NODE, opt_dev, opt_mnt,
+			 mount_opts(), strerror(errno));
 		return -1;
 	}
 	snprintf(p, sizeof(p), "%s/t", opt_mnt);
@@ -388,6 +575,10 @@ static void teardown(void)
 {
 	char p[256];
 
+	if (nfail) {
+		nfail = 0;
+		dm_table();
+	}
 	for (int i = 0; i < DT_MAX_FDS; i++)
 		if (fds[i] >= 0) {
 			close(fds[i]);
@@ -398,7 +589,8 @@ static void teardown(void)
 		unlink(p);
 	}
 	if (umount(opt_mnt))
-		fprintf(stderr, "dtguest: umount %s: %s\n", opt_mnt, strerror(errno));
+		fprintf(stderr, "DT I dtguest: umount %s: %s\n", opt_mnt, strerror(errno));
+	dm_down();
 }
 
 static void run_script(const struct dt_script *s)
@@ -415,6 +607,7 @@ static void run_script(const struct dt_script *s)
 		fflush(out);
 		dt_sresult_free(&r);
 		umount(opt_mnt);
+		dm_down();
 		return;
 	}
 	r.trace = tracedir != NULL;
@@ -470,14 +663,14 @@ int main(int argc, char **argv)
 	if (!check) {
 		write_file("/proc/sys/vm/dirty_writeback_centisecs", "0");
 		if (!notrace && trace_setup())
-			fprintf(stderr, "dtguest: no filemap tracepoints; results without trace\n");
+			fprintf(stderr, "DT I dtguest: no filemap tracepoints; results without trace\n");
 	}
 	for (int a = optind; a < argc; a++) {
 		struct dt_batch b;
 		char err[512];
 
 		if (dt_parse_file(argv[a], &b, err, sizeof(err))) {
-			fprintf(stderr, "dtguest: %s\n", err);
+			fprintf(stderr, "DT I dtguest: %s\n", err);
 			status = 2;
 			continue;
 		}

@@ -15,12 +15,15 @@
 #include "model.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define AS_EIO 1u
 #define AS_ENOSPC 2u
 #define MAX_INODES 64
+#define MAX_PAGES 1024
+#define PAGE 4096
 
 static const char *const fsnames[FS__COUNT] = {"ext2", "ext4-ordered", "ext4-journal"};
 
@@ -124,13 +127,16 @@ struct m_inode {
 	int nopen;
 	errseq_t wb_err;
 	unsigned as;    /* AS_EIO / AS_ENOSPC in mapping->flags */
-	int dirty;
+	long long size;
+	int fail_pages; /* pages [0, fail_pages) sit on a dm error target (copy of disk_fail) */
+	uint64_t dirty[MAX_PAGES / 64]; /* dirty page-cache pages */
 };
 
 struct m_fd {
 	int state;      /* 0 closed, 1 open, 2 open failed (guest holds -1: EBADF) */
 	int ino;
 	int rdonly;
+	long long pos;
 	errseq_t f_wb_err, f_sb_err, f_md_wb_err;
 };
 
@@ -139,6 +145,8 @@ struct m_state {
 	struct dt_contract c;
 	int exists[DT_MAX_FILES];   /* a name on disk */
 	int cached[DT_MAX_FILES];   /* in-memory inode of the name, or -1 */
+	int disk_fail[DT_MAX_FILES];/* pages of the file's blocks under the dm error target */
+	long long disk_size[DT_MAX_FILES];
 	struct m_inode ino[MAX_INODES];
 	struct m_fd fd[DT_MAX_FDS];
 	errseq_t s_wb_err;          /* sb->s_wb_err */
@@ -181,8 +189,11 @@ static int inode_new(struct m_state *m, int label)
 /* iget: the in-memory inode of a name, read from disk if not cached */
 static int inode_get(struct m_state *m, int file)
 {
-	if (m->cached[file] < 0)
+	if (m->cached[file] < 0) {
 		m->cached[file] = inode_new(m, file);
+		m->ino[m->cached[file]].fail_pages = m->disk_fail[file];
+		m->ino[m->cached[file]].size = m->disk_size[file];
+	}
 	return m->cached[file];
 }
 
@@ -234,6 +245,42 @@ static void mapping_set_error(struct m_state *m, errseq_t *wb_err, unsigned *as,
 		*as |= AS_EIO;
 }
 
+/*
+ * Write back the dirty pages of an inode in [first, last]; those on a failed
+ * (dm error) range complete with EIO: the bio end_io's mapping_set_error()
+ * (ext4_finish_bio, mpage_end_io, end_buffer_async_write).
+ */
+static void writeback(struct m_state *m, int i, long long first, long long last,
+		      struct out *w)
+{
+	struct m_inode *in = &m->ino[i];
+	int failed = 0;
+	char obj[16];
+
+	if (last >= MAX_PAGES)
+		last = MAX_PAGES - 1;
+	for (long long p = first < 0 ? 0 : first; p <= last; p++) {
+		uint64_t bit = 1ULL << (p % 64);
+
+		if (!(in->dirty[p / 64] & bit))
+			continue;
+		in->dirty[p / 64] &= ~bit;
+		if (p < in->fail_pages)
+			failed = 1;
+	}
+	if (failed) {
+		snprintf(obj, sizeof(obj), "f%d", in->label);
+		mapping_set_error(m, &in->wb_err, &in->as, &m->s_wb_err, obj, w, EIO);
+	}
+}
+
+static void writeback_all(struct m_state *m, struct out *w)
+{
+	for (int i = 0; i < MAX_INODES; i++)
+		if (m->ino[i].used)
+			writeback(m, i, 0, MAX_PAGES - 1, w);
+}
+
 /* mm/filemap.c file_check_and_advance_wb_err() */
 static int file_check_and_advance_wb_err(struct m_state *m, struct m_fd *f, struct out *w)
 {
@@ -278,8 +325,8 @@ static int do_fsync(struct m_state *m, struct m_fd *f, struct out *w)
 	 * check again after the metadata (finds nothing new). The data written
 	 * out completes without error: the injected errors are recorded, not
 	 * caused by this writeback. */
+	writeback(m, f->ino, 0, MAX_PAGES - 1, w);
 	ret = file_check_and_advance_wb_err(m, f, w);
-	m->ino[f->ino].dirty = 0;
 	if (m->c.md_cursor) {
 		/* patched: filemap_report_md_wb_err(file, bdev mapping) */
 		int err = errseq_check_and_advance(&m->bdev_wb_err, &f->f_md_wb_err);
@@ -290,16 +337,15 @@ static int do_fsync(struct m_state *m, struct m_fd *f, struct out *w)
 	return ret;
 }
 
-static int do_syncfs(struct m_state *m, struct m_fd *f, int *flags_part)
+static int do_syncfs(struct m_state *m, struct m_fd *f, int *flags_part, struct out *w)
 {
 	int ret, ret2;
 
 	/* fs/sync.c syncfs(): sync_filesystem() ends with sync_blockdev(sb->s_bdev)
 	 * = filemap_write_and_wait() on the bdev mapping, whose
 	 * filemap_check_errors() consumes AS_EIO/AS_ENOSPC there */
+	writeback_all(m, w);
 	ret = filemap_check_errors(&m->bdev_as);
-	for (int i = 0; i < MAX_INODES; i++)
-		m->ino[i].dirty = 0;
 	if (flags_part)
 		*flags_part = ret;
 	ret2 = errseq_check_and_advance(&m->s_wb_err, &f->f_sb_err);
@@ -324,12 +370,23 @@ static void step(struct m_state *m, const struct dt_op *op, struct out *w)
 				return;
 			}
 			m->exists[op->file] = 1;
+			m->disk_size[op->file] = 0;
+			m->disk_fail[op->file] = 0;
 			m->cached[op->file] = inode_new(m, op->file);
 		}
 		i = inode_get(m, op->file);
 		f->state = 1;
 		f->ino = i;
+		f->pos = 0;
 		f->rdonly = !!(op->flags & OPEN_RDONLY);
+		if (op->flags & OPEN_TRUNC) {
+			/* truncate_pagecache(): dirty pages go, unwritten; blocks freed */
+			memset(m->ino[i].dirty, 0, sizeof(m->ino[i].dirty));
+			m->ino[i].size = 0;
+			m->ino[i].fail_pages = 0;
+			m->disk_fail[op->file] = 0;
+			m->disk_size[op->file] = 0;
+		}
 		/* fs/open.c do_dentry_open(): f_wb_err = filemap_sample_wb_err(),
 		 * f_sb_err = file_sample_sb_err() */
 		if (m->c.bug == BUG_SAMPLE_RAW)
@@ -349,7 +406,17 @@ static void step(struct m_state *m, const struct dt_op *op, struct out *w)
 			fail(w, EBADF);
 			return;
 		}
-		m->ino[f->ino].dirty = 1;
+		if (op->len > 0) {
+			struct m_inode *in = &m->ino[f->ino];
+
+			for (long long p = f->pos / PAGE; p <= (f->pos + op->len - 1) / PAGE && p < MAX_PAGES; p++)
+				in->dirty[p / 64] |= 1ULL << (p % 64);
+			f->pos += op->len;
+			if (f->pos > in->size)
+				in->size = f->pos;
+			if (in->linked)
+				m->disk_size[in->label] = in->size;
+		}
 		put(w, op->len, 0);
 		return;
 	case OP_FSYNC:
@@ -387,9 +454,13 @@ static void step(struct m_state *m, const struct dt_op *op, struct out *w)
 					goto sfr_out;
 			}
 			if (op->flags & SFR_WRITE) {
-				/* __filemap_fdatawrite_range(): no error check */
+				/* __filemap_fdatawrite_range(): no error check; a failed
+				 * page's error is recorded at completion (scripts wait
+				 * with WAIT_AFTER for it to land in this op) */
+				long long last = op->len ? (op->off + op->len - 1) / PAGE : MAX_PAGES - 1;
+
+				writeback(m, f->ino, op->off / PAGE, last, w);
 				r = 0;
-				m->ino[f->ino].dirty = 0;
 			}
 			if (op->flags & SFR_WAIT_AFTER)
 				r = file_check_and_advance_wb_err(m, f, w);
@@ -404,7 +475,7 @@ sfr_out:
 			fail(w, EBADF);
 			return;
 		}
-		r = do_syncfs(m, f, NULL);
+		r = do_syncfs(m, f, NULL, w);
 		put(w, r ? -1 : 0, -r);
 		return;
 	case OP_CLOSE:
@@ -428,6 +499,7 @@ sfr_out:
 			return;
 		}
 		m->exists[op->file] = 0;
+		m->disk_fail[op->file] = 0;
 		i = m->cached[op->file];
 		m->cached[op->file] = -1;
 		if (i >= 0) {
@@ -441,8 +513,7 @@ sfr_out:
 		/* sync(); drop_caches=3: every unused inode goes (evict()),
 		 * its mapping with its wb_err and flags; the patched kernel keeps
 		 * one that holds an unseen error. */
-		for (int i = 0; i < MAX_INODES; i++)
-			m->ino[i].dirty = 0;
+		writeback_all(m, w);
 		for (int fl = 0; fl < DT_MAX_FILES; fl++) {
 			int i = m->cached[fl];
 			errseq_t e;
@@ -459,8 +530,7 @@ sfr_out:
 		return;
 	case OP_SYNC:
 		/* ksys_sync(): writeback and wait with *_keep_errors: no reader */
-		for (int i = 0; i < MAX_INODES; i++)
-			m->ino[i].dirty = 0;
+		writeback_all(m, w);
 		put(w, 0, 0);
 		return;
 	case OP_ERR_DATA: {
@@ -506,6 +576,32 @@ sfr_out:
 		put(w, 0, 0);
 		return;
 	}
+	case OP_FAIL: {
+		struct m_inode *in;
+
+		f = fd_of(m, op);
+		if (f->state != 1) {
+			fail(w, EBADF);
+			return;
+		}
+		in = &m->ino[f->ino];
+		/* FIEMAP_FLAG_SYNC: filemap_write_and_wait() first (its
+		 * filemap_check_errors() clears AS_* of the file), then the
+		 * extents of [0, size) go to a dm error target */
+		writeback(m, f->ino, 0, MAX_PAGES - 1, w);
+		in->as = 0;
+		in->fail_pages = (int)((in->size + PAGE - 1) / PAGE);
+		if (in->linked)
+			m->disk_fail[in->label] = in->fail_pages;
+		put(w, 0, 0);
+		return;
+	}
+	case OP_HEAL:
+		for (int i = 0; i < MAX_INODES; i++)
+			m->ino[i].fail_pages = 0;
+		memset(m->disk_fail, 0, sizeof(m->disk_fail));
+		put(w, 0, 0);
+		return;
 	default:
 		fail(w, EINVAL);
 	}

@@ -6,7 +6,8 @@
  *
  *   difftest check FILE...                         parse only; errors name FILE:LINE
  *   difftest predict [-c CONTRACT] [-f FS] FILE... print the model's results
- *   difftest gen -s SEED -n SCRIPTS -o OPS [-p PREFIX]   random batch on stdout
+ *   difftest gen -s SEED -n SCRIPTS -o OPS [-p PREFIX] [-R]   random batch on stdout
+ *        (-R: with real I/O errors, "fail"/"heal"; for ext2 and ext4-ordered)
  *   difftest compare [-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] BATCH RESULTS
  *        compare the guest's RESULTS with the model; one line per divergent
  *        script; TSV rows per class appended to TSV; divergent scripts to DIVFILE
@@ -41,7 +42,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: difftest check FILE...\n"
 		"       difftest predict [-c CONTRACT] [-f FS] FILE...\n"
-		"       difftest gen -s SEED -n SCRIPTS -o OPS [-p PREFIX]\n"
+		"       difftest gen -s SEED -n SCRIPTS -o OPS [-p PREFIX] [-R]\n"
 		"       difftest compare [-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] "
 		"BATCH RESULTS\n"
 		"       difftest shrink [-c CONTRACT] [-f FS] [-r ROUND] DIVBATCH [RESULTS]\n"
@@ -182,6 +183,8 @@ static int pick_open(const int *open)
 	return n ? c[rnd((uint32_t)n)] : -1;
 }
 
+static int gen_real;
+
 static void gen_one(FILE *f, const char *name, int nops)
 {
 	int open[DT_MAX_FDS] = {0};
@@ -207,6 +210,15 @@ static void gen_one(FILE *f, const char *name, int nops)
 				continue;
 			}
 		}
+		if (gen_real && r >= 66 && r < 70) {
+			/* real mode: fail/heal in place of unlink (freed failed blocks
+			 * could be reused by another file) */
+			if (rnd(3))
+				fprintf(f, "fail d%d\n", d);
+			else
+				fprintf(f, "heal\n");
+			continue;
+		}
 		if (r < 28)
 			fprintf(f, "write d%d %u\n", d, rnd(4) ? 4096 : 1 + rnd(16384));
 		else if (r < 38)
@@ -217,6 +229,9 @@ static void gen_one(FILE *f, const char *name, int nops)
 			uint32_t fl = rnd(20) ? rnd(8) : 8 + rnd(8);
 			char fb[64];
 
+			/* real mode: an async write's failure must land within the op */
+			if (gen_real && (fl & SFR_WRITE))
+				fl |= SFR_WAIT_AFTER;
 			dt_sfr_format(fl, fb, sizeof(fb));
 			if (rnd(4))
 				fprintf(f, "sfr d%d %s\n", d, fb);
@@ -265,8 +280,9 @@ static int cmd_gen(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt(argc, argv, "s:n:o:p:")) != -1) {
+	while ((c = getopt(argc, argv, "s:n:o:p:R")) != -1) {
 		switch (c) {
+		case 'R': gen_real = 1; break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'n': nscripts = strtol(optarg, NULL, 0); break;
 		case 'o': ops = strtol(optarg, NULL, 0); break;
@@ -336,6 +352,7 @@ static int count_ops(const struct dt_script *s)
 struct cls {
 	char name[DT_NAME_MAX];
 	long ops, scripts, divscripts, divops;
+	long why[4]; /* md_cursor, keep_unseen, syncfs_locked, unexplained */
 };
 
 static int cmd_compare(int argc, char **argv)
@@ -406,14 +423,37 @@ static int cmd_compare(int argc, char **argv)
 		}
 		if (nd) {
 			struct dt_script t;
+			char why[64] = "";
 
 			total_div++;
-			printf("DIVERGE %s: %s\n", s->name, div.what);
+			/* attribute it: which single switch of the contract, turned
+			 * off, makes the kernel agree (a documented deviation) */
+			for (int sw = 0; sw < 3; sw++) {
+				struct dt_contract alt = contract;
+				int *v = sw == 0 ? &alt.md_cursor : sw == 1 ? &alt.keep_unseen
+									   : &alt.syncfs_locked;
+				static const char *const swn[] = {"md_cursor", "keep_unseen",
+								  "syncfs_locked"};
+
+				if (!*v)
+					continue;
+				*v = 0;
+				if (dt_model_run(&alt, fs, s, o, NULL, NULL) == 0) {
+					snprintf(why, sizeof(why), "%s", swn[sw]);
+					break;
+				}
+			}
+			printf("DIVERGE %s [%s]: %s\n", s->name, why[0] ? why : "unexplained",
+			       div.what);
+			if (c)
+				c->why[!why[0] ? 3 : why[0] == 'm' ? 0 : why[0] == 'k' ? 1 : 2]++;
 			if (df) {
 				/* keep the ops up to and including the first divergence */
 				dt_script_copy(&t, s);
 				if (div.op >= 0 && div.op < t.nops)
 					t.nops = div.op + 1;
+				fprintf(df, "# %s %s contract %s [%s]: %s\n", kernel, dt_fs_name(fs), cs,
+					why[0] ? why : "unexplained", div.what);
 				dt_script_print(df, &t);
 				dt_script_free(&t);
 			}
@@ -427,8 +467,10 @@ static int cmd_compare(int argc, char **argv)
 			return 2;
 		}
 		for (int j = 0; j < ncl; j++)
-			fprintf(t, "%s\t%s\t%s\t%s\t%ld\t%ld\t%ld\t%ld\n", kernel, dt_fs_name(fs), cs,
-				cl[j].name, cl[j].ops, cl[j].scripts, cl[j].divscripts, cl[j].divops);
+			fprintf(t, "%s\t%s\t%s\t%s\t%ld\t%ld\t%ld\t%ld\tmd_cursor:%ld,keep_unseen:%ld,"
+				"syncfs_locked:%ld,unexplained:%ld\n", kernel, dt_fs_name(fs), cs,
+				cl[j].name, cl[j].ops, cl[j].scripts, cl[j].divscripts, cl[j].divops,
+				cl[j].why[0], cl[j].why[1], cl[j].why[2], cl[j].why[3]);
 		fclose(t);
 	}
 	printf("compared %d script(s) on %s, %s, contract %s: %d divergent%s\n", b.nscripts, kernel,
@@ -461,7 +503,7 @@ static int reduce(const struct dt_script *s, int from, int n, struct dt_script *
 					keep = 0;
 				break;
 			case OP_WRITE: case OP_FSYNC: case OP_FDATASYNC: case OP_SFR:
-			case OP_SYNCFS: case OP_CLOSE:
+			case OP_SYNCFS: case OP_CLOSE: case OP_FAIL:
 				keep = open[op->fd];
 				break;
 			case OP_ERR_DATA:

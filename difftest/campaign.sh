@@ -1,0 +1,311 @@
+#!/usr/bin/env bash
+# difftest campaign: the model (liberrseq) against real syscalls in QEMU guests.
+#
+# usage: difftest/campaign.sh [options]
+#   --kernels LIST      vm/ flavours to run, comma separated (default: stock,patched)
+#   --kernel BZIMAGE    run your own kernel instead (needs --kbuild, and --contract)
+#   --kbuild DIR        kernel build tree for the injection module (with --kernel)
+#   --contract C        contract to hold the kernel to: stock | patched | switches
+#                       md_cursor,keep_unseen,syncfs_locked (no-X clears); default: the
+#                       flavour's own (the stock flavour is also held to "patched",
+#                       to show its documented deviations)
+#   --fs LIST           default: ext2,ext4-ordered,ext4-journal
+#   --ops N             random operations per filesystem mode (default: 10000)
+#   --ops-per-script K  (default: 30)
+#   --seed S            (default: 1)
+#   --ci                small seeded budget for CI: --ops 300, 2 shrink rounds, no case saving
+#   --shrink-rounds R   guest rounds of shrinking per divergent group (default: 4)
+#   --shrink-max N      shrink at most N divergent scripts per kernel/fs/contract (default: 12;
+#                       the others are reported truncated at their first divergence)
+#   --no-scenarios      random scripts only
+#   --bug NAME          plant a mistake in the model (sample_raw, no_sb_err, ...): the run
+#                       then must find divergences (shows the checker bites)
+#   --out DIR           default: $LIBERRSEQ_CACHE/difftest/campaign
+#   --report FILE       Markdown report (default: OUT/report.md)
+#   --save-cases        copy minimal divergent scripts to difftest/cases/ (default unless --ci)
+#   --build DIR         cmake build tree holding difftest/difftest and difftest/dtguest
+#                       (default: configure and build one under $LIBERRSEQ_CACHE/difftest)
+#   --timeout SEC       per guest boot (default: 2400)
+# Exit: 0 when every kernel kept its own contract (with --bug: when divergences were
+# found), 1 otherwise, 2 on setup errors.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kernels=stock,patched custom_bz="" custom_kb="" contract="" fslist=ext2,ext4-ordered,ext4-journal
+ops=10000 per=30 seed=1 ci=0 rounds=4 shrinkmax=12 scenarios=1 bug="" out="" report="" save=-1 build="" tmo=2400
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernels) kernels=$2; shift ;;
+	--kernel) custom_bz=$2; shift ;;
+	--kbuild) custom_kb=$2; shift ;;
+	--contract) contract=$2; shift ;;
+	--fs) fslist=$2; shift ;;
+	--ops) ops=$2; shift ;;
+	--ops-per-script) per=$2; shift ;;
+	--seed) seed=$2; shift ;;
+	--ci) ci=1; ops=300; rounds=2; shrinkmax=3 ;;
+	--shrink-max) shrinkmax=$2; shift ;;
+	--shrink-rounds) rounds=$2; shift ;;
+	--no-scenarios) scenarios=0 ;;
+	--bug) bug=$2; shift ;;
+	--out) out=$2; shift ;;
+	--report) report=$2; shift ;;
+	--save-cases) save=1 ;;
+	--build) build=$2; shift ;;
+	--timeout) tmo=$2; shift ;;
+	-h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown option $1 (see --help)" ;;
+	esac
+	shift
+done
+[ "$save" = -1 ] && save=$((1 - ci))
+out=${out:-$DT_CACHE/campaign}
+report=${report:-$out/report.md}
+mkdir -p "$out"
+rm -f "$out"/rows.tsv "$out"/div-* "$out"/compare-* "$out"/cases-*.dt
+t_start=$(date +%s)
+progress() { printf '[difftest %4ss] %s\n' $(($(date +%s) - t_start)) "$*" >&2; }
+
+# --- host tools
+if [ -z "$build" ]; then
+	build=$DT_CACHE/build
+	progress "building host tools in $build"
+	cmake -S "$LIBERRSEQ_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	nice cmake --build "$build" -j"$(nproc)" --target difftest dtguest >/dev/null
+fi
+DT=$build/difftest/difftest
+GUEST=$build/difftest/dtguest
+[ -x "$DT" ] && [ -x "$GUEST" ] || die "no $DT or $GUEST (build the difftest and dtguest targets)"
+
+# --- batches (the same for every kernel)
+IFS=, read -r -a fss <<<"$fslist"
+nscripts=$(((ops + per - 1) / per))
+for i in "${!fss[@]}"; do
+	fs=${fss[$i]}
+	b=$out/batch-$fs.dt
+	: >"$b"
+	# real I/O errors (dm error target) only where writeback of file data goes to
+	# the file's own blocks: not under data=journal (checkpointing writes it later)
+	real=1
+	[ "$fs" = ext4-journal ] && real=0
+	if [ $scenarios = 1 ]; then
+		for f in "$DT_DIR"/scenarios/*.dt; do
+			case "$(basename "$f")" in real-*) [ $real = 1 ] || continue ;; esac
+			cat "$f" >>"$b"
+		done
+	fi
+	if [ "$ops" -gt 0 ]; then
+		if [ $real = 1 ]; then
+			# half the random scripts with real errors ("fail"/"heal")
+			"$DT" gen -s $((seed * 1000 + i)) -n $(((nscripts + 1) / 2)) -o "$per" -p random >>"$b"
+			"$DT" gen -s $((seed * 1000 + 500 + i)) -n $((nscripts / 2)) -o "$per" -p random-real -R >>"$b"
+		else
+			"$DT" gen -s $((seed * 1000 + i)) -n "$nscripts" -o "$per" -p random >>"$b"
+		fi
+	fi
+	"$DT" check "$b" >/dev/null || die "generated batch $b does not parse"
+done
+progress "batches: ${#fss[@]} filesystem mode(s), $nscripts random scripts x $per ops each (seed $seed)$([ $scenarios = 1 ] && echo ", plus $(ls "$DT_DIR"/scenarios/*.dt | wc -l) scenarios")"
+
+fs_dev() { case "$1" in ext2) echo /dev/vda ;; *) echo /dev/vdb ;; esac; }
+
+# guest_run KTAG BZ KMOD TAG FS:BATCH... -> $out/res-TAG-FS.log
+guest_run() {
+	local ktag=$1 bz=$2 kmod=$3 tag=$4
+	shift 4
+	local stage=$out/stage-$tag total=0 pair fs b
+	rm -rf "$stage"
+	mkdir -p "$stage"
+	cp "$GUEST" "$stage/dtguest"
+	cp "$kmod" "$stage/errseq_inject.ko"
+	: >"$stage/run.list"
+	for pair in "$@"; do
+		fs=${pair%%:*} b=${pair#*:}
+		cp "$b" "$stage/batch-$fs.dt"
+		echo "$fs $(fs_dev "$fs") batch-$fs.dt" >>"$stage/run.list"
+		total=$((total + $(grep -c '^script ' "$b")))
+	done
+	dt_make_initrd "$out/initrd-$tag.gz" "$stage"
+	dt_make_disks "$out/disks-$tag"
+	progress "$ktag: booting ($tag, $total scripts)"
+	(
+		while sleep 30; do
+			n=$(grep -c '^DT E' "$out/console-$tag.log" 2>/dev/null || true)
+			progress "$ktag: $tag: $n/$total scripts done"
+		done
+	) &
+	local mon=$!
+	local rc=0
+	dt_boot "$bz" "$out/initrd-$tag.gz" "$out/disks-$tag" "$out/console-$tag.log" "$tmo" || rc=$?
+	kill "$mon" 2>/dev/null || true
+	wait "$mon" 2>/dev/null || true
+	rm -rf "$stage" "$out/disks-$tag" "$out/initrd-$tag.gz"
+	tr -d '\r' <"$out/console-$tag.log" | grep '^DT ' >"$out/results-$tag.txt" || true
+	grep '^DT I' "$out/results-$tag.txt" | grep -v '^DT I run' | sed "s/^/  $ktag: /" >&2 || true
+	for pair in "$@"; do
+		fs=${pair%%:*}
+		awk -v fs="$fs" '/^DT B / { on = ($0 ~ (" fs=" fs " ")) } on' \
+			"$out/results-$tag.txt" >"$out/res-$tag-$fs.log"
+	done
+	progress "$ktag: $tag finished"
+	return $rc
+}
+
+# --- kernels
+declare -a klist
+if [ -n "$custom_bz" ]; then
+	[ -f "$custom_bz" ] || die "--kernel $custom_bz: no such file"
+	[ -n "$custom_kb" ] || die "--kernel needs --kbuild DIR (the tree it was built in, for the module)"
+	[ -n "$contract" ] || die "--kernel needs --contract stock|patched|SWITCHES"
+	klist=(custom)
+else
+	IFS=, read -r -a klist <<<"$kernels"
+fi
+
+status=0
+for k in "${klist[@]}"; do
+	if [ "$k" = custom ]; then
+		bz=$custom_bz kb=$custom_kb
+		contracts=("$contract")
+	else
+		dt_kernel_paths "$k"
+		bz=$DT_BZIMAGE kb=$DT_KBUILD
+		[ -f "$bz" ] || die "no $k kernel at $bz (build it: vm/kernel-build.sh $k)"
+		if [ -n "$contract" ]; then contracts=("$contract")
+		elif [ "$k" = stock ]; then contracts=(stock patched)
+		else contracts=(patched); fi
+	fi
+	progress "$k: building errseq_inject.ko against $kb"
+	dt_build_kmod "$kb" "$out/kmod-$k" || die "module build failed for $k"
+	pairs=()
+	for fs in "${fss[@]}"; do pairs+=("$fs:$out/batch-$fs.dt"); done
+	guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k" "${pairs[@]}" || { status=1; continue; }
+
+	for c in "${contracts[@]}"; do
+		cfull=$c
+		[ -n "$bug" ] && cfull="$c,bug=$bug"
+		ctag=${c//,/+}
+		shrinkpairs=()
+		for fs in "${fss[@]}"; do
+			cmpout=$out/compare-$k-$ctag-$fs.txt
+			rc=0
+			"$DT" compare -c "$cfull" -f "$fs" -k "$k" -t "$out/rows.tsv" \
+				-d "$out/div-$k-$ctag-$fs.dt" "$out/batch-$fs.dt" "$out/res-$k-$fs.log" \
+				>"$cmpout" || rc=$?
+			[ $rc -le 1 ] || die "compare failed: $cmpout"
+			progress "$k, $fs, contract $c: $(tail -n 1 "$cmpout" | sed 's/.*: //')"
+			if [ -s "$out/div-$k-$ctag-$fs.dt" ]; then
+				# keep the first N divergent scripts for shrinking (all are in compare-*)
+				awk -v max="$shrinkmax" '/^script / { n++ } n <= max || /^#/ && n < max' \
+					"$out/div-$k-$ctag-$fs.dt" | awk 'BEGIN{c=""} /^#/ {c=$0; next} /^script /{ if (c != "") print c; c="" } {print}' \
+					>"$out/div.tmp" && mv "$out/div.tmp" "$out/div-$k-$ctag-$fs.dt"
+				shrinkpairs+=("$fs")
+			fi
+		done
+		# --- shrink: each round runs every candidate reduction in one boot
+		r=1
+		while [ ${#shrinkpairs[@]} -gt 0 ] && [ $r -le "$rounds" ]; do
+			cand=()
+			for fs in "${shrinkpairs[@]}"; do
+				"$DT" shrink -c "$cfull" -f "$fs" -r "$r" "$out/div-$k-$ctag-$fs.dt" \
+					>"$out/cand-$k-$ctag-$fs.dt"
+				[ -s "$out/cand-$k-$ctag-$fs.dt" ] && cand+=("$fs:$out/cand-$k-$ctag-$fs.dt")
+			done
+			[ ${#cand[@]} -gt 0 ] || break
+			guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k-shrink" "${cand[@]}" || break
+			changed=0
+			for pair in "${cand[@]}"; do
+				fs=${pair%%:*}
+				"$DT" shrink -c "$cfull" -f "$fs" -r "$r" "$out/div-$k-$ctag-$fs.dt" \
+					"$out/res-$k-shrink-$fs.log" >"$out/div-next.dt" 2>"$out/shrink-log.txt"
+				cmp -s "$out/div-next.dt" <(grep -v '^#' "$out/div-$k-$ctag-$fs.dt") || changed=1
+				mv "$out/div-next.dt" "$out/div-$k-$ctag-$fs.dt"
+				progress "$k, $fs, contract $c: shrink round $r: $(awk '{print $4}' "$out/shrink-log.txt" | tr '\n' ' ')"
+			done
+			[ $changed = 1 ] || break
+			r=$((r + 1))
+		done
+		# re-attribute the minimal scripts (one boot confirms they still diverge)
+		if [ ${#shrinkpairs[@]} -gt 0 ]; then
+			cand=()
+			for fs in "${shrinkpairs[@]}"; do cand+=("$fs:$out/div-$k-$ctag-$fs.dt"); done
+			if guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k-final" "${cand[@]}"; then
+				for fs in "${shrinkpairs[@]}"; do
+					"$DT" compare -c "$cfull" -f "$fs" -k "$k" -d "$out/cases-$k-$ctag-$fs.dt" \
+						"$out/div-$k-$ctag-$fs.dt" "$out/res-$k-final-$fs.log" \
+						>"$out/compare-final-$k-$ctag-$fs.txt" || true
+				done
+			fi
+		fi
+		# own contract: must hold (or, with --bug, must not)
+		own=0
+		[ "$k" = custom ] && own=1
+		[ "$k" = stock ] && [ "$c" = stock ] && own=1
+		[ "$k" = patched ] && [ "$c" = patched ] && own=1
+		[ -n "$contract" ] && own=1
+		if [ $own = 1 ]; then
+			nd=$(awk -F'\t' -v k="$k" -v c="$c" '$1==k && index($3,c)==1 {s+=$7} END {print s+0}' "$out/rows.tsv")
+			if [ -z "$bug" ] && [ "$nd" -gt 0 ]; then status=1; fi
+			if [ -n "$bug" ] && [ "$nd" -eq 0 ]; then status=1; fi
+		fi
+	done
+done
+
+# --- save minimal cases
+if [ "$save" = 1 ] && [ -z "$bug" ]; then
+	mkdir -p "$DT_DIR/cases"
+	for f in "$out"/cases-*.dt; do
+		[ -s "$f" ] || continue
+		base=$(basename "$f" .dt)
+		cp "$f" "$DT_DIR/cases/${base#cases-}.dt"
+	done
+fi
+
+# --- report
+{
+	echo "# difftest report"
+	echo
+	echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') by difftest/campaign.sh: seed $seed, $ops random ops per filesystem mode ($per per script)$([ $scenarios = 1 ] && echo ', plus the scenarios in difftest/scenarios')$([ -n "$bug" ] && echo ", model with planted bug **$bug**")."
+	echo
+	echo "Contract \`stock\`: Linux 6.1 as released. Contract \`patched\`: md_cursor, keep_unseen, syncfs_locked (see difftest/README.md). Divergent scripts are attributed to the one contract switch that, turned off, makes the kernel agree."
+	echo
+	awk -F'\t' '
+	{ key = $1 "\t" $2 "\t" $3; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+	  row[key, $4] = $0; cls[key] = cls[key] " " $4 }
+	END {
+		for (i = 1; i <= nk; i++) {
+			split(keys[i], p, "\t")
+			printf "## kernel %s, %s, contract %s\n\n", p[1], p[2], p[3]
+			print "| scenario class | ops | scripts | divergent scripts | attributed to |"
+			print "| --- | ---: | ---: | ---: | --- |"
+			n = split(cls[keys[i]], cl, " ")
+			to = 0; ts = 0; td = 0
+			for (j = 1; j <= n; j++) {
+				split(row[keys[i], cl[j]], f, "\t")
+				why = f[9]; gsub(/[a-z_]+:0,?/, "", why); sub(/,$/, "", why)
+				printf "| %s | %d | %d | %d | %s |\n", f[4], f[5], f[6], f[7], (f[7] > 0 ? why : "")
+				to += f[5]; ts += f[6]; td += f[7]
+			}
+			printf "| **total** | **%d** | **%d** | **%d** | |\n\n", to, ts, td
+		}
+	}' "$out/rows.tsv"
+	any=0
+	for f in "$out"/cases-*.dt "$out"/div-*.dt; do
+		[ -s "$f" ] || continue
+		case "$f" in */div-*) [ -s "$out/cases-$(basename "$f" | sed 's/^div-//')" ] && continue ;; esac
+		if [ $any = 0 ]; then echo "## Divergences: minimal scripts"; echo; any=1; fi
+		echo "### $(basename "$f" .dt | sed 's/^cases-//; s/^div-//')"
+		echo
+		echo '```'
+		cat "$f"
+		echo '```'
+		echo
+	done
+	[ $any = 1 ] || { echo "No divergences."; echo; }
+	echo "Wall time: $(($(date +%s) - t_start)) s."
+} >"$report"
+
+echo
+sed -n '/^## kernel/,/^## Divergences/p' "$report" | grep -v '^## Divergences'
+echo "report: $report"
+exit $status

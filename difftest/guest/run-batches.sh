@@ -1,0 +1,13 @@
+#!/bin/sh
+# difftest's command inside the guest (vm/guest/init runs it as /etc/liberrseq/cmd):
+# load the injection module, run /dt/run.list ("FS DEV BATCH" lines) through dtguest.
+# Result lines start with "DT "; the host picks them out of the console log.
+echo 1 >/proc/sys/kernel/printk   # ext2/ext4 error reports stay off the console
+echo "DT I kernel $(uname -r)"
+insmod /dt/errseq_inject.ko || echo "DT I insmod errseq_inject.ko failed"
+while read -r fs dev batch; do
+	[ -n "$fs" ] || continue
+	/dt/dtguest --fs "$fs" --dev "$dev" "/dt/$batch" 2>&1
+done </dt/run.list
+dmesg | grep -iE 'BUG:|WARNING:|lockdep|circular locking|Oops' | head -20 | sed 's/^/DT I dmesg: /'
+echo "DT DONE"
