@@ -24,32 +24,47 @@ build="$LIBERRSEQ_CACHE/bench/build"
 log "building errseq_bench in $build"
 cmake -S "$LIBERRSEQ_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	-DBUILD_TESTING=OFF >"$out/cmake.log" 2>&1 || { cat "$out/cmake.log" >&2; die "cmake failed"; }
-cmake --build "$build" --target errseq_bench -j"$(nproc)" >>"$out/cmake.log" 2>&1 ||
+targets=errseq_bench
+# errseq_bench_warnfix exists while liberrseq still lacks the WARN change.
+grep -q 'no errseq_bench_warnfix' "$out/cmake.log" || targets="$targets errseq_bench_warnfix"
+cmake --build "$build" --target $targets -j"$(nproc)" >>"$out/cmake.log" 2>&1 ||
 	{ tail -40 "$out/cmake.log" >&2; die "build failed"; }
 bin="$build/bench/errseq_bench"
+fix="$build/bench/errseq_bench_warnfix"
+[ -x "$fix" ] && [[ $targets == *warnfix* ]] || fix=
 
 log "timing (single thread, then threads)"
 "$bin" $quick >"$out/results.csv"
+if [ -n "$fix" ]; then
+	log "timing liberrseq with bench/warnfix.sed (single thread)"
+	"$fix" $quick --only single | sed 1d >>"$out/results.csv"
+fi
 
 iters=100000
 [ -n "$quick" ] && iters=10000
-log "counting instructions with callgrind ($iters iterations per loop)"
 cg=$(mktemp -d)
 trap 'rm -rf "$cg"' EXIT
-valgrind --tool=callgrind --collect-atstart=no --dump-instr=no \
-	--callgrind-out-file="$cg/cg.%p" "$bin" --icount --iters "$iters" \
-	>"$cg/stdout" 2>"$cg/stderr" || { cat "$cg/stderr" >&2; die "callgrind failed"; }
-# Each dump holds one loop ("impl/op"); subtract that implementation's empty loop.
-awk -v N="$iters" '
-/^desc: Trigger: Client Request: / { name = $5 }
-/^summary:/ { ir[name] = $2; split(name, a, "/"); if (a[2] == "empty") base[a[1]] = $2 }
-END {
-	for (n in ir) {
-		split(n, a, "/")
-		v = (ir[n] - base[a[1]]) / N
-		printf "icount,%s,%s,,1,instr_per_op,%.2f,%.2f,%.2f,1,\n", a[1], a[2], v, v, v
-	}
-}' "$cg"/cg.*.* | sort >>"$out/results.csv"
+# icount TEST BINARY: callgrind, one dump per loop ("impl/op"); subtract that
+# implementation's empty loop; append rows to results.csv.
+icount() {
+	rm -f "$cg"/cg.*
+	valgrind --tool=callgrind --collect-atstart=no --dump-instr=no \
+		--callgrind-out-file="$cg/cg.%p" "$2" --icount --iters "$iters" \
+		>"$cg/stdout" 2>"$cg/stderr" || { cat "$cg/stderr" >&2; die "callgrind failed"; }
+	awk -v N="$iters" -v test="$1" '
+	/^desc: Trigger: Client Request: / { name = $5 }
+	/^summary:/ { ir[name] = $2; split(name, a, "/"); if (a[2] == "empty") base[a[1]] = $2 }
+	END {
+		for (n in ir) {
+			split(n, a, "/")
+			v = (ir[n] - base[a[1]]) / N
+			printf "%s,%s,%s,,1,instr_per_op,%.2f,%.2f,%.2f,1,\n", test, a[1], a[2], v, v, v
+		}
+	}' "$cg"/cg.*.* | sort >>"$out/results.csv"
+}
+log "counting instructions with callgrind ($iters iterations per loop)"
+icount icount "$bin"
+[ -n "$fix" ] && icount icount-warnfix "$fix"
 
 cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
 flags=$(sed -n 's/^CMAKE_C_FLAGS_RELWITHDEBINFO:[A-Z]*=//p' "$build/CMakeCache.txt")
