@@ -59,9 +59,11 @@ typedef uint64_t errseq64_t;
 /*
  * The kernel's four functions, same names, signatures and results.
  *
- * errseq_set() records @err (a negative errno, -1 .. -4095) and returns the
- * resulting word. Invalid @err (0, positive, or below -4095) changes nothing
- * and returns the current word, as the kernel does; the kernel also WARNs,
+ * errseq_set() records @err (a negative errno, -1 .. -4095). Like the kernel
+ * it returns, for debugging, the word it replaced (or the word itself when
+ * nothing needed to change); that value lacks SEEN, so it is no sample.
+ * Invalid @err (0, positive, or below -4095) changes nothing and returns the
+ * current word, as the kernel does; the kernel also WARNs,
  * and liberrseq counts such calls (errseq_invalid_count()) and calls the
  * handler set with errseq_set_invalid_handler().
  */

@@ -1,0 +1,2 @@
+#include "kernel_errseq.h"
+unsigned long kernel_errseq_warnings;

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of every liberrseq function and edge, with Check.
+ * The expected words are written out by hand from the bit layout:
+ * errno in bits 0-11, SEEN = 0x1000, counter from bit 13 (step 0x2000).
+ */
+#include <check.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include "errseq.h"
+
+#define SEEN	0x1000U
+#define CTR	0x2000U
+
+/* ---- errseq_set ---------------------------------------------------------- */
+
+START_TEST(set_first_error)
+{
+	errseq_t e = 0;
+
+	/* errseq_set() returns the word it replaced. */
+	ck_assert_uint_eq(errseq_set(&e, -EIO), 0);
+	ck_assert_uint_eq(e, EIO);
+}
+END_TEST
+
+/* Every valid errno fits and is returned negated by check. */
+START_TEST(set_every_errno)
+{
+	for (int err = 1; err <= ERRSEQ_MAX_ERRNO; err++) {
+		errseq_t e = 0;
+
+		ck_assert_uint_eq(errseq_set(&e, -err), 0);
+		ck_assert_uint_eq(e, (errseq_t)err);
+		ck_assert_int_eq(errseq_check(&e, 0), -err);
+	}
+}
+END_TEST
+
+static int handler_calls, handler_last;
+
+static void count_invalid(int err)
+{
+	handler_calls++;
+	handler_last = err;
+}
+
+/* 0, positive and < -4095 change nothing, return the word, and are noticed. */
+START_TEST(set_invalid)
+{
+	static const int bad[] = { 0, 1, EIO, 4095, 4096, INT_MAX, -4096,
+				   -100000, INT_MIN };
+	errseq_invalid_handler_t old = errseq_set_invalid_handler(count_invalid);
+
+	ck_assert_ptr_null(old);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errseq_t e = CTR | SEEN | EIO;
+		unsigned long before = errseq_invalid_count();
+
+		handler_calls = 0;
+		ck_assert_uint_eq(errseq_set(&e, bad[i]), CTR | SEEN | EIO);
+		ck_assert_uint_eq(e, CTR | SEEN | EIO);
+		ck_assert_uint_eq(errseq_invalid_count(), before + 1);
+		ck_assert_int_eq(handler_calls, 1);
+		ck_assert_int_eq(handler_last, bad[i]);
+
+		errseq64_t e64 = 5;
+
+		ck_assert_uint_eq(errseq_set64(&e64, bad[i]), 5);
+		ck_assert_uint_eq(errseq_invalid_count(), before + 2);
+	}
+	ck_assert_ptr_eq(errseq_set_invalid_handler(NULL), count_invalid);
+	/* The edges that are valid are not counted. */
+	unsigned long before = errseq_invalid_count();
+	errseq_t e = 0;
+
+	errseq_set(&e, -1);
+	errseq_set(&e, -4095);
+	ck_assert_uint_eq(e, 4095);
+	ck_assert_uint_eq(errseq_invalid_count(), before);
+}
+END_TEST
+
+START_TEST(err_valid)
+{
+	ck_assert(!errseq_err_valid(0));
+	ck_assert(!errseq_err_valid(1));
+	ck_assert(!errseq_err_valid(-4096));
+	ck_assert(!errseq_err_valid(INT_MIN));
+	ck_assert(errseq_err_valid(-1));
+	ck_assert(errseq_err_valid(-4095));
+}
+END_TEST
+
+/* An unseen error is overwritten in place: the counter does not move. */
+START_TEST(set_unseen_overwrites)
+{
+	errseq_t e = 0;
+
+	errseq_set(&e, -EIO);
+	ck_assert_uint_eq(errseq_set(&e, -ENOSPC), EIO);
+	ck_assert_uint_eq(e, ENOSPC);
+	/* Same error again: nothing to write, the word itself returned. */
+	ck_assert_uint_eq(errseq_set(&e, -ENOSPC), ENOSPC);
+	ck_assert_uint_eq(e, ENOSPC);
+}
+END_TEST
+
+/* Once seen, the next error bumps the counter and clears SEEN. */
+START_TEST(set_after_seen_bumps_counter)
+{
+	errseq_t e = 0, since = 0;
+
+	errseq_set(&e, -EIO);
+	ck_assert_int_eq(errseq_check_and_advance(&e, &since), -EIO);
+	ck_assert_uint_eq(e, SEEN | EIO);
+	ck_assert_uint_eq(errseq_set(&e, -EIO), SEEN | EIO);
+	ck_assert_uint_eq(e, CTR | EIO);
+	ck_assert_uint_eq(errseq_set(&e, -EROFS), CTR | EIO);
+	ck_assert_uint_eq(e, CTR | EROFS);
+	ck_assert_int_eq(errseq_check_and_advance(&e, &since), -EROFS);
+	ck_assert_uint_eq(errseq_set(&e, -ENOSPC), CTR | SEEN | EROFS);
+	ck_assert_uint_eq(e, 2 * CTR | ENOSPC);
+}
+END_TEST
+
+/* The 19-bit counter wraps to zero, leaving only the errno. */
+START_TEST(set_counter_wraps)
+{
+	errseq_t e = 0xffffe000U | SEEN | EIO;
+
+	ck_assert_uint_eq(errseq_set(&e, -ENOSPC), 0xffffe000U | SEEN | EIO);
+	ck_assert_uint_eq(e, ENOSPC);
+
+	errseq64_t e64 = 0xffffffffffffe000ULL | SEEN | EIO;
+
+	errseq_set64(&e64, -ENOSPC);
+	ck_assert_uint_eq(e64, ENOSPC);
+	/* ...and the 64-bit word only wraps at 2^51. */
+	e64 = 0xffffe000ULL | SEEN | EIO;
+	errseq_set64(&e64, -EIO);
+	ck_assert_uint_eq(e64, 0x100000000ULL | EIO);
+}
+END_TEST
+
+START_TEST(record_zero_is_noop)
+{
+	errseq_t e = SEEN | EIO;
+	errseq64_t e64 = SEEN | EIO;
+	unsigned long before = errseq_invalid_count();
+
+	errseq_record(&e, 0);
+	errseq_record64(&e64, 0);
+	ck_assert_uint_eq(e, SEEN | EIO);
+	ck_assert_uint_eq(e64, SEEN | EIO);
+	ck_assert_uint_eq(errseq_invalid_count(), before);
+	errseq_record(&e, -EIO);
+	errseq_record64(&e64, -EIO);
+	ck_assert_uint_eq(e, CTR | EIO);
+	ck_assert_uint_eq(e64, CTR | EIO);
+}
+END_TEST
+
+/* ---- errseq_sample ------------------------------------------------------- */
+
+START_TEST(sample_unseen_is_zero)
+{
+	errseq_t e = 0;
+
+	ck_assert_uint_eq(errseq_sample(&e), 0);
+	errseq_set(&e, -EIO);
+	/* Unseen: the new reader will be the first to report it. */
+	ck_assert_uint_eq(errseq_sample(&e), 0);
+	e = 7 * CTR | EIO;
+	ck_assert_uint_eq(errseq_sample(&e), 0);
+}
+END_TEST
+
+START_TEST(sample_seen_is_word)
+{
+	errseq_t e = 7 * CTR | SEEN | EIO;
+
+	ck_assert_uint_eq(errseq_sample(&e), 7 * CTR | SEEN | EIO);
+	ck_assert_int_eq(errseq_check(&e, errseq_sample(&e)), 0);
+}
+END_TEST
+
+/* ---- errseq_check -------------------------------------------------------- */
+
+START_TEST(check_reports_without_advancing)
+{
+	errseq_t e = 0, since = errseq_sample(&e);
+
+	ck_assert_int_eq(errseq_check(&e, since), 0);
+	errseq_set(&e, -EIO);
+	ck_assert_int_eq(errseq_check(&e, since), -EIO);
+	ck_assert_int_eq(errseq_check(&e, since), -EIO);
+	/* check does not mark the error seen. */
+	ck_assert_uint_eq(e, EIO);
+	/* A word that differs only in the counter still reports its errno. */
+	ck_assert_int_eq(errseq_check(&e, CTR | EIO), -EIO);
+}
+END_TEST
+
+/* ---- errseq_check_and_advance ------------------------------------------- */
+
+START_TEST(advance_reports_once)
+{
+	errseq_t e = 0, since = errseq_sample(&e);
+
+	ck_assert_int_eq(errseq_check_and_advance(&e, &since), 0);
+	ck_assert_uint_eq(since, 0);
+	errseq_set(&e, -EIO);
+	ck_assert_int_eq(errseq_check_and_advance(&e, &since), -EIO);
+	ck_assert_uint_eq(since, SEEN | EIO);
+	ck_assert_uint_eq(e, SEEN | EIO);
+	ck_assert_int_eq(errseq_check_and_advance(&e, &since), 0);
+}
+END_TEST
+
+/* Two readers of one word each learn of each error exactly once. */
+START_TEST(advance_each_reader_once)
+{
+	errseq_t e = 0, a = errseq_sample(&e), b = errseq_sample(&e);
+
+	errseq_set(&e, -EIO);
+	ck_assert_int_eq(errseq_check_and_advance(&e, &a), -EIO);
+	ck_assert_int_eq(errseq_check_and_advance(&e, &b), -EIO);
+	ck_assert_int_eq(errseq_check_and_advance(&e, &a), 0);
+	ck_assert_int_eq(errseq_check_and_advance(&e, &b), 0);
+	/* A reader that samples after the error was seen never reports it. */
+	errseq_t c = errseq_sample(&e);
+
+	ck_assert_int_eq(errseq_check_and_advance(&e, &c), 0);
+	/* Latest errno wins. */
+	errseq_set(&e, -EIO);
+	errseq_set(&e, -ENOSPC);
+	ck_assert_int_eq(errseq_check_and_advance(&e, &a), -ENOSPC);
+	ck_assert_int_eq(errseq_check_and_advance(&e, &c), -ENOSPC);
+	ck_assert_uint_eq(e, CTR | SEEN | ENOSPC);
+}
+END_TEST
+
+/* A reader whose since is ahead of an already-seen word just advances. */
+START_TEST(advance_seen_word_no_write)
+{
+	errseq_t e = 3 * CTR | SEEN | EIO, since = 0;
+
+	ck_assert_int_eq(errseq_check_and_advance(&e, &since), -EIO);
+	ck_assert_uint_eq(e, 3 * CTR | SEEN | EIO);
+	ck_assert_uint_eq(since, 3 * CTR | SEEN | EIO);
+}
+END_TEST
+
+/*
+ * The documented limit of the 32-bit word: a reader that sleeps through 2^19
+ * errors, each seen by someone else, finds the same word it sampled and
+ * reports nothing. The 64-bit word does not collide.
+ */
+START_TEST(counter_collision_32_not_64)
+{
+	errseq_t e = 0, other = 0, sleeper;
+	errseq64_t e64 = 0, other64 = 0, sleeper64;
+
+	errseq_set(&e, -EIO);
+	errseq_check_and_advance(&e, &other);
+	sleeper = errseq_sample(&e);
+	errseq_set64(&e64, -EIO);
+	errseq_check_and_advance64(&e64, &other64);
+	sleeper64 = errseq_sample64(&e64);
+	for (unsigned long i = 0; i < (1UL << 19); i++) {
+		errseq_set(&e, -EIO);
+		ck_assert_int_eq(errseq_check_and_advance(&e, &other), -EIO);
+		errseq_set64(&e64, -EIO);
+		ck_assert_int_eq(errseq_check_and_advance64(&e64, &other64),
+				 -EIO);
+	}
+	ck_assert_uint_eq(e, sleeper);
+	ck_assert_int_eq(errseq_check(&e, sleeper), 0);	/* missed */
+	ck_assert_int_eq(errseq_check64(&e64, sleeper64), -EIO);
+	ck_assert_uint_eq(e64, (1ULL << 19) * CTR | SEEN | EIO);
+}
+END_TEST
+
+/* ---- the 64-bit type ----------------------------------------------------- */
+
+START_TEST(type64_basics)
+{
+	errseq64_t e = 0, since = errseq_sample64(&e);
+
+	ck_assert_int_eq(errseq_check64(&e, since), 0);
+	ck_assert_uint_eq(errseq_set64(&e, -EIO), 0);
+	ck_assert_uint_eq(e, EIO);
+	ck_assert_uint_eq(errseq_sample64(&e), 0);
+	ck_assert_int_eq(errseq_check64(&e, since), -EIO);
+	ck_assert_int_eq(errseq_check_and_advance64(&e, &since), -EIO);
+	ck_assert_uint_eq(since, SEEN | EIO);
+	ck_assert_int_eq(errseq_check_and_advance64(&e, &since), 0);
+	ck_assert_uint_eq(errseq_sample64(&e), SEEN | EIO);
+	ck_assert_uint_eq(errseq_set64(&e, -EIO), SEEN | EIO);
+	ck_assert_uint_eq(e, CTR | EIO);
+	ck_assert_uint_eq(errseq_set64(&e, -ENOSPC), CTR | EIO);
+	ck_assert_uint_eq(e, CTR | ENOSPC);
+}
+END_TEST
+
+/* ---- the cursor ---------------------------------------------------------- */
+
+START_TEST(cursor_reports_once)
+{
+	errseq_t e = 0;
+	struct errseq_cursor a, b;
+
+	ck_assert_int_eq(errseq_cursor_init(&a, &e), 0);
+	ck_assert_int_eq(errseq_cursor_report(&a, &e), 0);
+	errseq_set(&e, -EIO);
+	/* b opens while the error is unseen: it will report it too. */
+	ck_assert_int_eq(errseq_cursor_init(&b, &e), 0);
+	ck_assert_int_eq(errseq_cursor_report(&a, &e), -EIO);
+	ck_assert_int_eq(errseq_cursor_report(&a, &e), 0);
+	ck_assert_int_eq(errseq_cursor_report(&b, &e), -EIO);
+	ck_assert_int_eq(errseq_cursor_report(&b, &e), 0);
+	errseq_cursor_destroy(&b);
+	/* c opens after it was seen: nothing to report. */
+	struct errseq_cursor c;
+
+	ck_assert_int_eq(errseq_cursor_init(&c, &e), 0);
+	ck_assert_int_eq(errseq_cursor_report(&c, &e), 0);
+	errseq_set(&e, -ENOSPC);
+	ck_assert_int_eq(errseq_cursor_report(&c, &e), -ENOSPC);
+	ck_assert_int_eq(errseq_cursor_report(&a, &e), -ENOSPC);
+	ck_assert_int_eq(errseq_cursor_report_slow(&a, &e), 0);
+	errseq_cursor_destroy(&a);
+	errseq_cursor_destroy(&c);
+}
+END_TEST
+
+START_TEST(cursor64_reports_once)
+{
+	errseq64_t e = 0;
+	struct errseq64_cursor a;
+
+	ck_assert_int_eq(errseq64_cursor_init(&a, &e), 0);
+	ck_assert_int_eq(errseq64_cursor_report(&a, &e), 0);
+	errseq_set64(&e, -EIO);
+	ck_assert_int_eq(errseq64_cursor_report(&a, &e), -EIO);
+	ck_assert_int_eq(errseq64_cursor_report(&a, &e), 0);
+	ck_assert_int_eq(errseq64_cursor_report_slow(&a, &e), 0);
+	errseq64_cursor_destroy(&a);
+}
+END_TEST
+
+static Suite *errseq_suite(void)
+{
+	Suite *s = suite_create("errseq");
+	TCase *t;
+
+	t = tcase_create("set");
+	tcase_add_test(t, set_first_error);
+	tcase_add_test(t, set_every_errno);
+	tcase_add_test(t, set_invalid);
+	tcase_add_test(t, err_valid);
+	tcase_add_test(t, set_unseen_overwrites);
+	tcase_add_test(t, set_after_seen_bumps_counter);
+	tcase_add_test(t, set_counter_wraps);
+	tcase_add_test(t, record_zero_is_noop);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("sample-check");
+	tcase_add_test(t, sample_unseen_is_zero);
+	tcase_add_test(t, sample_seen_is_word);
+	tcase_add_test(t, check_reports_without_advancing);
+	tcase_add_test(t, advance_reports_once);
+	tcase_add_test(t, advance_each_reader_once);
+	tcase_add_test(t, advance_seen_word_no_write);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("counter-width");
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, counter_collision_32_not_64);
+	tcase_add_test(t, type64_basics);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("cursor");
+	tcase_add_test(t, cursor_reports_once);
+	tcase_add_test(t, cursor64_reports_once);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(errseq_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
