@@ -35,7 +35,7 @@ NR == 1 {
 END {
 	if (n["single"] != 60) { print "check_output: " n["single"] + 0 " single rows, want 60"; err = 1 }
 	if (n["scaling"] != 12) { print "check_output: " n["scaling"] + 0 " scaling rows, want 12"; err = 1 }
-	if (n["interference"] != 36) { print "check_output: " n["interference"] + 0 " interference rows, want 36"; err = 1 }
+	if (n["interference"] != 72) { print "check_output: " n["interference"] + 0 " interference rows, want 72"; err = 1 }
 	exit err
 }' "$out"
 echo "check_output: ok ($(wc -l <"$out") lines)"

@@ -46,8 +46,11 @@
 #if defined(__has_include)
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
-#define HAVE_CALLGRIND 1
 #endif
+#endif
+#ifndef CALLGRIND_TOGGLE_COLLECT	/* no valgrind headers: --icount just runs */
+#define CALLGRIND_TOGGLE_COLLECT	do { } while (0)
+#define CALLGRIND_DUMP_STATS_AT(name)	((void)(name))
 #endif
 
 /* The test name of the single-thread rows: errseq_bench_warnfix says "warnfix". */
@@ -60,6 +63,7 @@
 #define hide(x)		__asm__ __volatile__("" : "+r"(x))
 #define RELAXED		__ATOMIC_RELAXED
 #define PAGE		4096
+#define MAXT		64	/* most threads of a test */
 
 /* Word values (errseq layout): the current word, seen or not, and an older one. */
 #define SEEN		0x1000u
@@ -388,6 +392,14 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+static double wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -492,7 +504,6 @@ static void bench_single(void)
 /* One loop per dump, for callgrind --collect-atstart=no. */
 static void bench_icount(void)
 {
-#ifdef HAVE_CALLGRIND
 	for (int i = 0; i < NIMPL; i++) {
 		struct ctx c;
 
@@ -513,21 +524,32 @@ static void bench_icount(void)
 		}
 	}
 	printf("icount_iters,%llu\n", (unsigned long long)opt.iters);
-#else
-	die("built without <valgrind/callgrind.h>");
-#endif
 }
 
-/* Threads: each runs its loop in chunks until told to stop. */
+/*
+ * Threads: each runs its loop in chunks until told to stop.
+ *
+ * On a shared machine our threads often do not run at the same time, and a
+ * writer that is not running slows nobody. So in the interference test the
+ * writer beats a heartbeat (a counter on its own cache line) every HB_NS
+ * while it runs, and a reader counts apart the chunks during which the
+ * writer kept beating: its rate over those is its rate while the writer ran.
+ */
+#define HB_NS	1000.0
+
 struct worker {
 	struct ctx c;
 	loop_fn fn;
+	struct worker *peer;	/* a reader's writer, whose heartbeat it watches */
 	int cpu;		/* -1: not pinned */
 	int chunk;
 	int sleep_us;		/* >0: a periodic writer */
-	uint64_t ops;
-	double ns;
+	int heartbeat;		/* beat every HB_NS */
+	uint64_t ops, co_ops;	/* all, and while the peer ran */
+	double ns;		/* CPU time */
+	double wall, co_ns;	/* wall-clock time, all and while the peer ran */
 	pthread_t tid;
+	uint64_t hb __attribute__((aligned(64)));
 };
 
 static pthread_barrier_t start_barrier;
@@ -537,29 +559,71 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct timespec nap = { 0, w->sleep_us * 1000L };
-	uint64_t ops = 0;
-	double t0;
+	uint64_t ops = 0, co_ops = 0;
+	double t0, w0, last = 0, co_ns = 0;
 
 	if (w->cpu >= 0)
 		pin(w->cpu);
 	pthread_barrier_wait(&start_barrier);
 	t0 = now_ns();
+	w0 = wall_ns();
 	while (!__atomic_load_n(&stop_flag, RELAXED)) {
+		uint64_t h0 = 0, beats;
+		double c0 = 0, c1;
+
+		if (w->peer) {
+			h0 = __atomic_load_n(&w->peer->hb, RELAXED);
+			c0 = wall_ns();
+		}
 		w->fn(&w->c, w->chunk);
 		ops += w->chunk;
+		if (w->peer) {
+			beats = __atomic_load_n(&w->peer->hb, RELAXED) - h0;
+			c1 = wall_ns();
+			if (beats >= 1 && beats >= 0.6 * (c1 - c0) / HB_NS) {
+				co_ops += w->chunk;
+				co_ns += c1 - c0;
+			}
+			/* Keep chunks near 4 us, whatever an operation costs. */
+			if (c1 - c0 < 2000 && w->chunk < (1 << 20))
+				w->chunk *= 2;
+			else if (c1 - c0 > 8000 && w->chunk > 1)
+				w->chunk /= 2;
+		}
+		if (w->heartbeat) {
+			double t = wall_ns();
+
+			if (t - last >= HB_NS) {
+				__atomic_store_n(&w->hb, w->hb + 1, RELAXED);
+				last = t;
+			}
+		}
 		if (w->sleep_us) {
 			w->c.phase++;
 			nanosleep(&nap, NULL);
 		}
 	}
 	w->ns = now_ns() - t0;
+	w->wall = wall_ns() - w0;
 	w->ops = ops;
+	w->co_ops = co_ops;
+	w->co_ns = co_ns;
 	return NULL;
 }
 
-static void run_workers(struct worker *w, int n)
+static struct worker *workers_alloc(void)
 {
-	struct timespec d = { opt.ms / 1000, (opt.ms % 1000) * 1000000L };
+	size_t size = (MAXT + 1) * sizeof(struct worker);
+	struct worker *w = aligned_alloc(64, size);
+
+	if (!w)
+		die("out of memory");
+	return memset(w, 0, size);
+}
+
+static void run_workers(struct worker *w, int n, int ms)
+{
+	struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
 
 	__atomic_store_n(&stop_flag, 0, RELAXED);
 	pthread_barrier_init(&start_barrier, NULL, n + 1);
@@ -584,7 +648,15 @@ static double reader_mops(struct worker *w, int n)
 	return sum / n;
 }
 
-#define MAXT 64
+/* The same over the chunks during which the reader's writer ran (0: none). */
+static double reader_co_mops(struct worker *w, int n)
+{
+	double sum = 0;
+
+	for (int i = 0; i < n; i++)
+		sum += w[i].co_ns > 0 ? w[i].co_ops / w[i].co_ns * 1e3 : 0;
+	return sum / n;
+}
 
 /*
  * Scaling: 1..N readers, each with its own cursor, report on one word while
@@ -602,7 +674,7 @@ static void bench_scaling(void)
 {
 	int nimpl = NIMPL;
 	double (*mops)[MAXT][opt.truns] = calloc(nimpl, sizeof(*mops));
-	struct worker *w = calloc(MAXT + 1, sizeof(*w));
+	struct worker *w = workers_alloc();
 
 	for (int r = 0; r < opt.truns; r++)
 		for (int n = 1; n; n = next_threads(n))
@@ -614,12 +686,14 @@ static void bench_scaling(void)
 					w[t].cpu = cpus[t % ncpus];
 					w[t].chunk = 256;
 					w[t].sleep_us = 0;
+					w[t].peer = NULL;
+					w[t].heartbeat = 0;
 				}
 				w[n].fn = impls[i].loop[OP_SET_CHANGED];
 				w[n].cpu = -1;
 				w[n].chunk = 1;
 				w[n].sleep_us = 100;
-				run_workers(w, n + 1);
+				run_workers(w, n + 1, opt.ms);
 				mops[i][n - 1][r] = reader_mops(w, n);
 				for (int t = 0; t <= n; t++)
 					munmap(w[t].c.since, PAGE);
@@ -640,7 +714,9 @@ static void bench_scaling(void)
  * unseen error, with a since sampled before it, while a writer on the last
  * CPU spins on its own data (idle), sets the same error again and again
  * (same: errseq must not write), or alternates EIO/ENOSPC (alternating:
- * every set writes).
+ * every set writes). check_changed is the readers' rate while the writer
+ * ran (see struct worker), corun_share the part of the time that was, and
+ * check_changed_cpu the rate over all the readers' CPU time.
  */
 static void bench_interference(void)
 {
@@ -649,7 +725,9 @@ static void bench_interference(void)
 	int nr = ncpus > 1 ? ncpus - 1 : 1, nimpl = NIMPL;
 	double (*rd)[3][opt.truns] = calloc(nimpl, sizeof(*rd));
 	double (*wr)[3][opt.truns] = calloc(nimpl, sizeof(*wr));
-	struct worker *w = calloc(MAXT + 1, sizeof(*w));
+	double (*share)[3][opt.truns] = calloc(nimpl, sizeof(*share));
+	double (*cpu)[3][opt.truns] = calloc(nimpl, sizeof(*cpu));
+	struct worker *w = workers_alloc();
 
 	if (nr > MAXT)
 		nr = MAXT;
@@ -660,15 +738,23 @@ static void bench_interference(void)
 					ctx_init(&w[t].c, i);
 					impls[i].prep(&w[t].c, OP_T_CHECK);
 					w[t].fn = impls[i].loop[OP_CHECK_CHANGED];
+					w[t].peer = &w[nr];
 					w[t].cpu = cpus[t % ncpus];
 					w[t].chunk = 256;
 					w[t].sleep_us = 0;
+					w[t].heartbeat = 0;
 				}
 				w[nr].fn = impls[i].loop[mode_op[m]];
+				w[nr].peer = NULL;
 				w[nr].cpu = cpus[ncpus - 1];
-				run_workers(w, nr + 1);
-				rd[i][m][r] = reader_mops(w, nr);
+				w[nr].chunk = 32;
+				w[nr].heartbeat = 1;
+				/* Twice as long: only part of it counts. */
+				run_workers(w, nr + 1, 2 * opt.ms);
+				rd[i][m][r] = reader_co_mops(w, nr);
 				wr[i][m][r] = reader_mops(w + nr, 1);
+				share[i][m][r] = w[0].co_ns / w[0].wall;
+				cpu[i][m][r] = reader_mops(w, nr);
 				for (int t = 0; t <= nr; t++)
 					munmap(w[t].c.since, PAGE);
 			}
@@ -682,9 +768,19 @@ static void bench_interference(void)
 			       impls[i].name, mode_name[m]);
 			print_stats(wr[i][m], opt.truns);
 			printf(",\n");
+			printf("interference,%s,corun_share,%s,1,fraction,",
+			       impls[i].name, mode_name[m]);
+			print_stats(share[i][m], opt.truns);
+			printf(",\n");
+			printf("interference,%s,check_changed_cpu,%s,%d,mops_per_thread,",
+			       impls[i].name, mode_name[m], nr);
+			print_stats(cpu[i][m], opt.truns);
+			printf(",\n");
 		}
+	free(cpu);
 	free(rd);
 	free(wr);
+	free(share);
 	free(w);
 }
 

@@ -26,11 +26,14 @@ $1 == "scaling" {
 	if (!($5 in seen_t)) { seen_t[$5] = 1; thr[++nthr] = $5 }
 	truns = $10
 }
-$1 == "interference" && $3 != "writer" { rd[$2, $4] = $7; nreaders = $5; truns = $10 }
+$1 == "interference" && $3 == "check_changed" { rd[$2, $4] = $7; nreaders = $5; truns = $10 }
+$1 == "interference" && $3 == "corun_share" { share[$2, $4] = $7 }
+$1 == "interference" && $3 == "check_changed_cpu" { rdc[$2, $4] = $7 }
 $1 == "interference" && $3 == "writer" { wrr[$2, $4] = $7 }
 
 function r(a, b) { return (b > 0) ? sprintf("%.2f", a / b) : "n/a" }
 function f(x) { return (x == "") ? "n/a" : (x + 0 >= 100 ? sprintf("%.0f", x) : (x + 0 >= 10 ? sprintf("%.1f", x) : sprintf("%.2f", x))) }
+function pct(x) { return (x == "") ? "n/a" : sprintf("%.1f%%", 100 * x) }
 function fi(x) { return (x == "") ? "n/a" : sprintf("%.0f", x) }
 
 function versus(a, b, title,   i, op) {
@@ -116,18 +119,23 @@ function md(   i, j, op, m, line) {
 	print "### Checkers while a writer repeats an unseen error"
 	print ""
 	print nreaders " reader(s) pinned, each checking a word that holds an error set after its sample " \
-	    "(`errseq_check()`, returns the error, writes nothing); a writer pinned on another CPU " \
-	    "spins on its own data (idle), sets the same error again and again (same), or alternates " \
-	    "EIO/ENOSPC (alternating: every set writes). Million checks per second per reader, median " \
-	    "of " truns " runs; the writer's million sets per second in the last columns."
+	    "(`errseq_check()`: returns the error, writes nothing; mutex: the same under the lock; flags: " \
+	    "`filemap_check_and_keep_errors()`); a writer pinned on another CPU spins on its own data " \
+	    "(idle), sets the same error again and again (same), or alternates EIO/ENOSPC " \
+	    "(alternating: every set writes). Million checks per second per reader while the writer " \
+	    "was running (the writer beats a heartbeat; see errseq_bench.c), median of " truns " runs; " \
+	    "\"co-running\" is the share of the readers' time that was; the last two columns are " \
+	    "the same ratios over all of the readers' CPU time (diluted by the time the writer was " \
+	    "not running)."
 	print ""
-	print "| implementation | idle | same | alternating | same ÷ idle | alternating ÷ idle | writer: same | writer: alternating |"
-	print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+	print "| implementation | idle | same | alternating | same ÷ idle | alternating ÷ idle | co-running (idle / same / alt.) | CPU time: same ÷ idle | CPU time: alt. ÷ idle |"
+	print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 	for (j = 1; j <= nimpl; j++) {
 		m = impls[j]
 		print "| " m " | " f(rd[m, "idle"]) " | " f(rd[m, "same"]) " | " f(rd[m, "alternating"]) " | " \
 		    r(rd[m, "same"], rd[m, "idle"]) " | " r(rd[m, "alternating"], rd[m, "idle"]) " | " \
-		    f(wrr[m, "same"]) " | " f(wrr[m, "alternating"]) " |"
+		    pct(share[m, "idle"]) " / " pct(share[m, "same"]) " / " pct(share[m, "alternating"]) " | " \
+		    r(rdc[m, "same"], rdc[m, "idle"]) " | " r(rdc[m, "alternating"], rdc[m, "idle"]) " |"
 	}
 	print ""
 }
@@ -191,7 +199,8 @@ function summary(   i, op, w, wop, wi, wiop, x, a, b) {
 }
 
 # For gnuplot: scaling.dat (readers, one column per implementation) and
-# interference.dat (implementation, idle, same, alternating).
+# interference.dat (implementation, reader rate with the writer repeating the
+# same unseen error and alternating errors, each over the rate with it idle).
 function dat(   i, j, line) {
 	line = "readers"
 	for (j = 1; j <= nimpl; j++) line = line " " impls[j]
@@ -201,9 +210,10 @@ function dat(   i, j, line) {
 		for (j = 1; j <= nimpl; j++) line = line " " (sc[impls[j], thr[i]] == "" ? "NaN" : sc[impls[j], thr[i]])
 		print line > (dir "/scaling.dat")
 	}
-	print "impl idle same alternating" > (dir "/interference.dat")
+	print "impl same/idle alternating/idle" > (dir "/interference.dat")
 	for (j = 1; j <= nimpl; j++)
-		print impls[j], rd[impls[j], "idle"], rd[impls[j], "same"], rd[impls[j], "alternating"] > (dir "/interference.dat")
+		print impls[j], r(rd[impls[j], "same"], rd[impls[j], "idle"]), \
+		    r(rd[impls[j], "alternating"], rd[impls[j], "idle"]) > (dir "/interference.dat")
 }
 
 END {
