@@ -132,7 +132,10 @@ struct errseq64_cursor {
 	pthread_mutex_t lock;
 };
 
-/* Sample @eseq (an unseen error will be reported). Returns 0 or an errno. */
+/*
+ * Sample @eseq: an error nobody has seen yet will be reported by this cursor.
+ * Returns 0 (the int is kept for errors a future cursor might have).
+ */
 ERRSEQ_API int errseq_cursor_init(struct errseq_cursor *cur, errseq_t *eseq);
 ERRSEQ_API void errseq_cursor_destroy(struct errseq_cursor *cur);
 ERRSEQ_API int errseq_cursor_report_slow(struct errseq_cursor *cur,

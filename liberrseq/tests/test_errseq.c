@@ -7,6 +7,7 @@
 #include <check.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "errseq.h"
@@ -352,6 +353,47 @@ START_TEST(cursor64_reports_once)
 }
 END_TEST
 
+struct hammer {
+	errseq_t *e;
+	int err;
+	unsigned long n;
+};
+
+static void *hammer_set(void *arg)
+{
+	struct hammer *h = arg;
+	errseq_t since = 0;
+
+	for (unsigned long i = 0; i < h->n; i++) {
+		errseq_set(h->e, i & 1 ? h->err : -EIO);
+		errseq_check_and_advance(h->e, &since);
+	}
+	return NULL;
+}
+
+/*
+ * Two threads racing set against set and SEEN: errseq_set() must retry with
+ * the value its failed compare-and-swap returned. Whatever the interleaving,
+ * the word ends holding one of the errnos set, marked seen, and the counter
+ * has moved (each thread saw its own first error and set another).
+ */
+START_TEST(set_contended)
+{
+	errseq_t e = 0;
+	struct hammer a = { &e, -ENOSPC, 200000 }, b = { &e, -EROFS, 200000 };
+	pthread_t ta, tb;
+
+	pthread_create(&ta, NULL, hammer_set, &a);
+	pthread_create(&tb, NULL, hammer_set, &b);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	ck_assert(e & SEEN);
+	ck_assert((e & 0xfff) == EIO || (e & 0xfff) == ENOSPC ||
+		  (e & 0xfff) == EROFS);
+	ck_assert_uint_ne(e >> 13, 0);
+}
+END_TEST
+
 static Suite *errseq_suite(void)
 {
 	Suite *s = suite_create("errseq");
@@ -366,6 +408,7 @@ static Suite *errseq_suite(void)
 	tcase_add_test(t, set_after_seen_bumps_counter);
 	tcase_add_test(t, set_counter_wraps);
 	tcase_add_test(t, record_zero_is_noop);
+	tcase_add_test(t, set_contended);
 	suite_add_tcase(s, t);
 
 	t = tcase_create("sample-check");

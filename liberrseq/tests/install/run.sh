@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Install liberrseq from a build tree into a scratch prefix, then build and
+# run a consumer against the installed copy: with pkg-config (shared and
+# static), with find_package(liberrseq) (both imported targets), and compile
+# the public header as C++. Check the soname and that only the API is exported.
+#
+# usage: run.sh BUILD_DIR [--plant broken-pc]
+#   --plant broken-pc  corrupts the installed liberrseq.pc first: the test must
+#                      then fail (shows it really depends on what is installed)
+set -euo pipefail
+build=$1 plant=${2:-}
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+
+cmake --install "$build" --prefix "$prefix" >/dev/null
+libdir=$(find "$prefix" -name liberrseq.pc -printf '%h\n' | sed 's|/pkgconfig$||')
+[ -n "$libdir" ] || { echo "FAIL: no liberrseq.pc installed"; exit 1; }
+if [ "$plant" = --plant ] && [ "${3:-}" = broken-pc ]; then
+	sed -i 's/-lerrseq//' "$libdir/pkgconfig/liberrseq.pc"
+fi
+
+# The installed tree must be relocatable: move it and use it from there.
+mv "$prefix" "$work/moved"
+prefix=$work/moved
+libdir=${libdir/$work\/prefix/$prefix}
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+
+echo "== soname and exported symbols"
+so=$(readlink -f "$libdir/liberrseq.so")
+soname=$(objdump -p "$so" | awk '/SONAME/ { print $2 }')
+[ "$soname" = liberrseq.so.1 ] || { echo "FAIL: soname '$soname'"; exit 1; }
+bad=$(nm -D --defined-only "$so" | awk '{ print $3 }' | sed 's/@.*//' |
+	grep -Ev '^(errseq_|errseq64_|LIBERRSEQ_)' || true)
+[ -z "$bad" ] || { echo "FAIL: exported beyond the API: $bad"; exit 1; }
+echo "$soname, $(nm -D --defined-only "$so" | grep -c ' T ') functions, all errseq_*"
+
+echo "== pkg-config, shared"
+cc -Wall -Werror -o "$work/pc_shared" "$here/consumer.c" \
+	$(pkg-config --cflags --libs liberrseq) -Wl,-rpath,"$libdir"
+"$work/pc_shared"
+echo "== pkg-config, static"
+cc -Wall -Werror -static -o "$work/pc_static" "$here/consumer.c" \
+	$(pkg-config --cflags --libs --static liberrseq)
+"$work/pc_static"
+
+echo "== find_package(liberrseq)"
+mkdir "$work/cm"
+cp "$here/consumer.c" "$work/cm/"
+cp "$here/CMakeLists.txt.in" "$work/cm/CMakeLists.txt"
+cmake -S "$work/cm" -B "$work/cm/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$work/cm/build" >/dev/null
+"$work/cm/build/consumer_shared"
+"$work/cm/build/consumer_static"
+if ldd "$work/cm/build/consumer_static" | grep -q liberrseq; then
+	echo "FAIL: consumer_static links liberrseq.so"; exit 1
+fi
+
+echo "== the header as C++"
+printf '#include <errseq.h>\nint main() { errseq_t e = 0; return errseq_check(&e, 0); }\n' \
+	> "$work/cxx.cc"
+c++ -Wall -Werror -o "$work/cxx" "$work/cxx.cc" $(pkg-config --cflags --libs liberrseq) \
+	-Wl,-rpath,"$libdir"
+"$work/cxx"
+echo "installed liberrseq works: pkg-config, CMake package, C and C++"

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lost races of errseq_set() and errseq_check_and_advance(), made
+ * deterministic: the library is built with its scheduling hooks, and the
+ * hook plays the other thread, changing the word just before a
+ * compare-and-swap so that the swap fails.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include "errseq.h"
+
+#define SEEN	0x1000U
+#define CTR	0x2000U
+
+/* The "other thread": before the Nth write access to *target, store value. */
+static errseq_t *target;
+static errseq_t value;
+static int writes_left;
+
+void errseq_sched_point(const void *addr, int is_write);
+void errseq_sched_lock(pthread_mutex_t *lock);
+void errseq_sched_unlock(pthread_mutex_t *lock);
+
+void errseq_sched_point(const void *addr, int is_write)
+{
+	if (addr == target && is_write && writes_left && --writes_left == 0)
+		__atomic_store_n(target, value, __ATOMIC_RELAXED);
+}
+
+void errseq_sched_lock(pthread_mutex_t *lock)
+{
+	pthread_mutex_lock(lock);
+}
+
+void errseq_sched_unlock(pthread_mutex_t *lock)
+{
+	pthread_mutex_unlock(lock);
+}
+
+static void race_before_write(errseq_t *e, int nth, errseq_t v)
+{
+	target = e;
+	value = v;
+	writes_left = nth;
+}
+
+/* Another writer slips in a different error: retry from what it stored. */
+START_TEST(set_retries_after_lost_swap)
+{
+	errseq_t e = SEEN | EIO;
+
+	race_before_write(&e, 1, CTR | EROFS);
+	ck_assert_uint_eq(errseq_set(&e, -ENOSPC), CTR | EROFS);
+	/* EROFS was unseen: overwritten in place, no second bump. */
+	ck_assert_uint_eq(e, CTR | ENOSPC);
+}
+END_TEST
+
+/* Another writer stored exactly our value: done, no retry needed. */
+START_TEST(set_same_value_race)
+{
+	errseq_t e = SEEN | EIO;
+
+	race_before_write(&e, 1, CTR | ENOSPC);
+	ck_assert_uint_eq(errseq_set(&e, -ENOSPC), CTR | ENOSPC);
+	ck_assert_uint_eq(e, CTR | ENOSPC);
+	ck_assert_int_eq(writes_left, 0);
+}
+END_TEST
+
+/*
+ * A writer changes the word between a reader's load and its SEEN swap: the
+ * reader reports what it loaded, and the new error stays unseen and is
+ * reported next time: nothing is lost.
+ */
+START_TEST(advance_lost_swap_loses_nothing)
+{
+	errseq_t e = EIO, since = 0;
+
+	race_before_write(&e, 1, CTR | ENOSPC);
+	ck_assert_int_eq(errseq_check_and_advance(&e, &since), -EIO);
+	ck_assert_uint_eq(since, SEEN | EIO);
+	ck_assert_uint_eq(e, CTR | ENOSPC);
+	ck_assert_uint_eq(errseq_sample(&e), 0);
+	ck_assert_int_eq(errseq_check_and_advance(&e, &since), -ENOSPC);
+	ck_assert_uint_eq(e, CTR | SEEN | ENOSPC);
+}
+END_TEST
+
+START_TEST(set64_retries_after_lost_swap)
+{
+	errseq64_t e = SEEN | EIO;
+
+	/* The hook only knows 32-bit words: race on the low half. */
+	race_before_write((errseq_t *)&e, 1, CTR | EROFS);
+	ck_assert_uint_eq(errseq_set64(&e, -ENOSPC), CTR | EROFS);
+	ck_assert_uint_eq(e, CTR | ENOSPC);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("errseq-races");
+	TCase *t = tcase_create("lost-swaps");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(t, set_retries_after_lost_swap);
+	tcase_add_test(t, set_same_value_race);
+	tcase_add_test(t, advance_lost_swap_loses_nothing);
+	tcase_add_test(t, set64_retries_after_lost_swap);
+	suite_add_tcase(s, t);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
