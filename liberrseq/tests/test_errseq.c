@@ -7,6 +7,7 @@
 #include <check.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -353,6 +354,74 @@ START_TEST(cursor64_reports_once)
 }
 END_TEST
 
+/* ---- the vectors shared with the kernel's KUnit suite --------------------- */
+
+enum vec_op { OP_SET, OP_SET_INVALID, OP_SAMPLE, OP_CHECK, OP_ADVANCE };
+
+struct vector {
+	const char *name;
+	enum vec_op op;
+	uint32_t word, arg;
+	int64_t ret;
+	uint32_t word_after, since_after;
+	int wraps;
+};
+
+#define ERRSEQ_VECTOR(n, o, w, a, r, wa, sa) \
+	{ #n, OP_##o, (uint32_t)(w), (uint32_t)(a), (r), (wa), (sa), 0 },
+#define ERRSEQ_VECTOR_WRAP32(n, o, w, a, r, wa, sa) \
+	{ #n, OP_##o, (uint32_t)(w), (uint32_t)(a), (r), (wa), (sa), 1 },
+static const struct vector vectors[] = {
+#include "errseq_vectors.h"
+};
+#undef ERRSEQ_VECTOR
+#undef ERRSEQ_VECTOR_WRAP32
+
+/* Each row on the 32-bit word; the 64-bit word gives the same unless wrapping. */
+START_TEST(kernel_vectors)
+{
+	const struct vector *v = &vectors[_i];
+	errseq_t e = v->word, since = v->arg;
+	errseq64_t e64 = v->word, since64 = v->arg;
+	unsigned long before = errseq_invalid_count();
+	int64_t ret = 0, ret64 = 0;
+
+	switch (v->op) {
+	case OP_SET:
+	case OP_SET_INVALID:
+		ret = errseq_set(&e, (int)v->arg);
+		ret64 = (int64_t)errseq_set64(&e64, (int)v->arg);
+		ck_assert_msg(errseq_invalid_count() - before ==
+			      (v->op == OP_SET_INVALID ? 2U : 0U), "%s", v->name);
+		break;
+	case OP_SAMPLE:
+		ret = errseq_sample(&e);
+		ret64 = (int64_t)errseq_sample64(&e64);
+		break;
+	case OP_CHECK:
+		ret = errseq_check(&e, v->arg);
+		ret64 = errseq_check64(&e64, v->arg);
+		break;
+	case OP_ADVANCE:
+		ret = errseq_check_and_advance(&e, &since);
+		ret64 = errseq_check_and_advance64(&e64, &since64);
+		ck_assert_msg(since == v->since_after, "%s: since %#x, want %#x",
+			      v->name, since, v->since_after);
+		break;
+	}
+	if (v->op == OP_SET || v->op == OP_SET_INVALID || v->op == OP_SAMPLE)
+		ret = (uint32_t)ret;
+	ck_assert_msg(ret == v->ret, "%s: returned %lld, want %lld", v->name,
+		      (long long)ret, (long long)v->ret);
+	ck_assert_msg(e == v->word_after, "%s: word %#x, want %#x", v->name, e,
+		      v->word_after);
+	if (!v->wraps) {
+		ck_assert_msg(ret64 == v->ret && e64 == v->word_after,
+			      "%s: 64-bit word differs", v->name);
+	}
+}
+END_TEST
+
 struct hammer {
 	errseq_t *e;
 	int err;
@@ -418,6 +487,11 @@ static Suite *errseq_suite(void)
 	tcase_add_test(t, advance_reports_once);
 	tcase_add_test(t, advance_each_reader_once);
 	tcase_add_test(t, advance_seen_word_no_write);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("kernel-vectors");
+	tcase_add_loop_test(t, kernel_vectors, 0,
+			    sizeof(vectors) / sizeof(vectors[0]));
 	suite_add_tcase(s, t);
 
 	t = tcase_create("counter-width");
