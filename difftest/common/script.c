@@ -521,8 +521,8 @@ int dt_parse(const char *text, const char *fname, struct dt_batch *out, char *er
 				goto fail;
 			}
 			for (const char *q = tok[1]; *q; q++)
-				if (!isalnum((unsigned char)*q) && !strchr("-_.:", *q)) {
-					perr(&c, "bad script name '%s' (letters, digits, -_.:)", tok[1]);
+				if (!isalnum((unsigned char)*q) && !strchr("-_.:~", *q)) {
+					perr(&c, "bad script name '%s' (letters, digits, -_.:~)", tok[1]);
 					goto fail;
 				}
 			strcpy(cur.name, tok[1]);

@@ -182,7 +182,7 @@ static int dm_up(char *why, size_t len)
 
 static void dm_down(void)
 {
-	if (dmctl >= 0 && ioctl(dmctl, DM_DEV_REMOVE, dm_init(0)))
+	if (dmctl >= 0 && ioctl(dmctl, DM_DEV_REMOVE, dm_init(0)) && errno != ENXIO)
 		fprintf(stderr, "DT I dtguest: DM_DEV_REMOVE: %s\n", strerror(errno));
 	unlink(DM_NODE);
 }
@@ -343,6 +343,8 @@ static void trace_collect(struct dt_opres *o)
 
 		if (line[0] == '#')
 			continue;
+		if (getenv("DTGUEST_RAWTRACE"))
+			printf("DT I raw %s", line);
 		if ((q = strstr(line, "filemap_set_wb_err: ")) &&
 		    sscanf(q, "filemap_set_wb_err: dev=%u:%u ino=0x%lx errseq=0x%x", &maj, &min, &ino,
 			   &a) == 4) {

@@ -4,10 +4,16 @@
 # Result lines start with "DT "; the host picks them out of the console log.
 echo 1 >/proc/sys/kernel/printk   # ext2/ext4 error reports stay off the console
 echo "DT I kernel $(uname -r)"
+[ -f /dt/rawtrace ] && export DTGUEST_RAWTRACE=1
+# drivers a --kernel of your own has as modules (campaign.sh --modules DIR)
+if [ -f /dt/mods/order ]; then
+	while read -r m; do insmod "/dt/mods/$m" || echo "DT I insmod $m failed"; done </dt/mods/order
+fi
 insmod /dt/errseq_inject.ko || echo "DT I insmod errseq_inject.ko failed"
 while read -r fs dev batch; do
 	[ -n "$fs" ] || continue
 	/dt/dtguest --fs "$fs" --dev "$dev" "/dt/$batch" 2>&1
 done </dt/run.list
-dmesg | grep -iE 'BUG:|WARNING:|lockdep|circular locking|Oops' | head -20 | sed 's/^/DT I dmesg: /'
+[ -f /dt/dmesg ] && dmesg | tail -n 60 | sed 's/^/DT I dmesg-tail: /'
+dmesg | grep -E 'BUG:|WARNING:|possible circular locking|Oops:' | head -20 | sed 's/^/DT I dmesg: /'
 echo "DT DONE"

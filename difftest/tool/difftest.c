@@ -19,7 +19,8 @@
  *
  * CONTRACT: stock | patched | a list of switches (see model.h), plus
  * bug=NAME to plant a deliberate mistake (checker-bites tests).
- * Exit status of compare: 0 no divergence, 1 divergences, 2 usage/parse error.
+ * Exit status of compare: 0 no divergence, 1 divergences, 2 usage/parse error,
+ * 3 the guest did not run some scripts (setup failure, missing results).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -360,7 +361,7 @@ static int cmd_compare(int argc, char **argv)
 	struct dt_batch b;
 	struct dt_results r;
 	struct cls cl[128];
-	int ncl = 0, i, total_div = 0, missing = 0;
+	int ncl = 0, i, total_div = 0, missing = 0, setup_fail = 0;
 	FILE *f, *df = NULL;
 	char cs[160];
 
@@ -410,6 +411,13 @@ static int cmd_compare(int argc, char **argv)
 			if (c)
 				c->divscripts++;
 			total_div++;
+			continue;
+		}
+		if (o->fail[0] && o->nops == 0) {
+			/* the guest could not set up (mount, dm, module): not a divergence */
+			setup_fail++;
+			if (setup_fail <= 3)
+				printf("SETUP %s: %s\n", s->name, o->fail);
 			continue;
 		}
 		nd = dt_model_run(&contract, fs, s, o, NULL, &div);
@@ -473,12 +481,17 @@ static int cmd_compare(int argc, char **argv)
 				cl[j].why[0], cl[j].why[1], cl[j].why[2], cl[j].why[3]);
 		fclose(t);
 	}
-	printf("compared %d script(s) on %s, %s, contract %s: %d divergent%s\n", b.nscripts, kernel,
+	printf("compared %d script(s) on %s, %s, contract %s: %d divergent%s", b.nscripts, kernel,
 	       dt_fs_name(fs), cs, total_div, missing ? " (some missing)" : "");
+	if (setup_fail)
+		printf(", %d SETUP FAILURES (guest could not run them)", setup_fail);
+	printf("\n");
 	if (df)
 		fclose(df);
 	dt_results_free(&r);
 	dt_batch_free(&b);
+	if (setup_fail || missing)
+		return 3;
 	return total_div ? 1 : 0;
 }
 
