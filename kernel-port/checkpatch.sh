@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Apply kernel-port/patches/series in order to the pinned pristine 6.1 tree (patch -p1
+# --fuzz=0, as vm/kernel-build.sh does) and run that tree's scripts/checkpatch.pl --strict on
+# every patch. Fails if a patch does not apply or checkpatch reports any ERROR, WARNING or
+# CHECK. MISSING_SIGN_OFF is the one type ignored: the series carries no Signed-off-by lines
+# on purpose (nobody has signed it off; see README.md).
+# usage: kernel-port/checkpatch.sh
+# The pristine tree is vm/kernel-build.sh's stock source if present, else extracted once to
+# $LIBERRSEQ_CACHE/kport/pristine-tree.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$LIBERRSEQ_ROOT/vm/lib.sh"
+
+stamp="$(stat -c '%s %Y' "$LINUX_TARBALL")"
+pristine=$(vm_src_dir stock)
+if [ ! -f "$pristine/scripts/checkpatch.pl" ]; then
+	pristine=$KP_CACHE/pristine-tree
+	exec 9>"$KP_CACHE/.pristine-tree.lock"
+	flock 9
+	if [ ! -f "$pristine/Makefile" ] || [ "$(cat "$pristine.stamp" 2>/dev/null)" != "$stamp" ]; then
+		log "extracting $LINUX_TARBALL to $pristine"
+		rm -rf "$pristine" "$pristine.tmp"
+		mkdir -p "$pristine.tmp"
+		tar -xJf "$LINUX_TARBALL" -C "$pristine.tmp" --strip-components=1
+		mv "$pristine.tmp" "$pristine"
+		echo "$stamp" >"$pristine.stamp"
+	fi
+	exec 9>&-
+fi
+stage=$(mktemp -d "$KP_CACHE/checkpatch-stage.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+cp -al "$pristine/." "$stage/"
+fail=0
+n=0
+for p in $(kp_series_list); do
+	n=$((n + 1))
+	if ! (cd "$stage" && patch -p1 -N -s --batch --fuzz=0 --no-backup-if-mismatch -r - \
+		<"$KP_PATCHES/$p"); then
+		echo "FAIL: $p does not apply"
+		exit 1
+	fi
+done
+for p in $(kp_series_list); do
+	out=$(cd "$stage" && perl scripts/checkpatch.pl --strict --ignore MISSING_SIGN_OFF \
+		--showfile --color=never "$KP_PATCHES/$p" 2>&1) || true
+	if echo "$out" | grep -qE '^(ERROR|WARNING|CHECK):'; then
+		echo "FAIL: $p"
+		echo "$out"
+		fail=1
+	else
+		echo "ok: $p ($(echo "$out" | grep -E '^total:' || echo 'no output'))"
+	fi
+done
+[ $fail -eq 0 ] || exit 1
+echo "all $n patches apply with --fuzz=0 and pass checkpatch --strict (ignoring MISSING_SIGN_OFF)"

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kptest: the guest side of the kernel-port tests (built static, run in the
+ * QEMU guest by kernel-port/tests/guest-tests.sh).
+ *
+ *   kptest dm-create NAME TABLE     create a dm device, print /dev/dm-N
+ *   kptest dm-load NAME TABLE       swap the live table (no fs freeze/flush)
+ *   kptest dm-remove NAME
+ *   kptest overwrite PATH BYTES     write BYTES into PATH from offset 0, close
+ *   kptest fsync PATH               open PATH, fsync, print the result
+ *   kptest md-fds NAME PATH GOOD ERR
+ *                                   per-descriptor metadata error reporting
+ *   kptest syncfs-race NAME PATH GOOD ERR ITERATIONS
+ *                                   two threads syncfs() one descriptor
+ *
+ * TABLE is a device-mapper table, one target per ';'-separated entry:
+ * "START LEN TYPE PARAMS" in 512-byte sectors, as dmsetup takes it.
+ * Every result line starts with "KPTEST " for the host to parse.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/dm-ioctl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+static void die(const char *what)
+{
+	fprintf(stderr, "kptest: %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static const char *errname(int err)
+{
+	static char buf[32];
+
+	switch (err) {
+	case 0: return "0";
+	case EIO: return "EIO";
+	case ENOSPC: return "ENOSPC";
+	case EROFS: return "EROFS";
+	default:
+		snprintf(buf, sizeof(buf), "errno%d", err);
+		return buf;
+	}
+}
+
+/* ---- device-mapper through its ioctls (no libdevmapper in the guest) */
+
+#define DM_BUF 16384
+
+static int dm_fd(void)
+{
+	static int fd = -1;
+
+	if (fd < 0) {
+		fd = open("/dev/mapper/control", O_RDWR);
+		if (fd < 0)
+			die("/dev/mapper/control");
+	}
+	return fd;
+}
+
+static struct dm_ioctl *dm_init(char *buf, const char *name, uint32_t flags)
+{
+	struct dm_ioctl *io = (struct dm_ioctl *)buf;
+
+	memset(buf, 0, DM_BUF);
+	io->version[0] = DM_VERSION_MAJOR;
+	io->version[1] = 0;
+	io->version[2] = 0;
+	io->data_size = DM_BUF;
+	io->data_start = sizeof(*io);
+	io->flags = flags;
+	snprintf(io->name, sizeof(io->name), "%s", name);
+	return io;
+}
+
+static void dm_call(unsigned long req, struct dm_ioctl *io, const char *what)
+{
+	if (ioctl(dm_fd(), req, io) < 0)
+		die(what);
+}
+
+static void dm_load_table(const char *name, const char *table)
+{
+	char buf[DM_BUF], *copy = strdup(table), *save = NULL, *ent;
+	struct dm_ioctl *io = dm_init(buf, name, 0);
+	size_t off = sizeof(*io);
+	int n = 0;
+
+	for (ent = strtok_r(copy, ";\n", &save); ent;
+	     ent = strtok_r(NULL, ";\n", &save)) {
+		struct dm_target_spec *sp = (struct dm_target_spec *)(buf + off);
+		unsigned long long start, len;
+		char type[DM_MAX_TYPE_NAME];
+		int used = 0;
+		size_t plen;
+
+		while (*ent == ' ')
+			ent++;
+		if (!*ent)
+			continue;
+		if (sscanf(ent, "%llu %llu %15s %n", &start, &len, type, &used) < 3)
+			errno = EINVAL, die(ent);
+		sp->sector_start = start;
+		sp->length = len;
+		snprintf(sp->target_type, sizeof(sp->target_type), "%s", type);
+		plen = strlen(ent + used) + 1;
+		memcpy(buf + off + sizeof(*sp), ent + used, plen);
+		sp->next = (sizeof(*sp) + plen + 7) & ~(size_t)7;
+		off += sp->next;
+		if (off + 512 > DM_BUF)
+			errno = E2BIG, die("table");
+		n++;
+	}
+	io->target_count = n;
+	dm_call(DM_TABLE_LOAD, io, "DM_TABLE_LOAD");
+	free(copy);
+}
+
+static void dm_resume(const char *name)
+{
+	char buf[DM_BUF];
+
+	dm_call(DM_DEV_SUSPEND, dm_init(buf, name, 0), "DM_DEV_SUSPEND(resume)");
+}
+
+static void dm_suspend(const char *name)
+{
+	char buf[DM_BUF];
+
+	/* No fs freeze (it would write back what the test wants to fail). */
+	dm_call(DM_DEV_SUSPEND,
+		dm_init(buf, name, DM_SUSPEND_FLAG | DM_SKIP_LOCKFS_FLAG |
+			DM_NOFLUSH_FLAG), "DM_DEV_SUSPEND");
+}
+
+static void dm_swap(const char *name, const char *table)
+{
+	dm_suspend(name);
+	dm_load_table(name, table);
+	dm_resume(name);
+}
+
+static int cmd_dm_create(const char *name, const char *table)
+{
+	char buf[DM_BUF];
+	struct dm_ioctl *io = dm_init(buf, name, 0);
+
+	dm_call(DM_DEV_CREATE, io, "DM_DEV_CREATE");
+	printf("/dev/dm-%u\n", minor(io->dev));
+	dm_load_table(name, table);
+	dm_resume(name);
+	return 0;
+}
+
+static int cmd_dm_remove(const char *name)
+{
+	char buf[DM_BUF];
+
+	dm_call(DM_DEV_REMOVE, dm_init(buf, name, 0), "DM_DEV_REMOVE");
+	return 0;
+}
+
+/* ---- file helpers */
+
+static int open_or_die(const char *path, int flags)
+{
+	int fd = open(path, flags);
+
+	if (fd < 0)
+		die(path);
+	return fd;
+}
+
+static void overwrite_fd(int fd, long bytes, int seed)
+{
+	char page[4096];
+	long done;
+
+	memset(page, 'a' + seed % 26, sizeof(page));
+	for (done = 0; done < bytes; done += sizeof(page))
+		if (pwrite(fd, page, sizeof(page), done) != sizeof(page))
+			die("pwrite");
+}
+
+static int fsync_err(int fd)
+{
+	return fsync(fd) ? errno : 0;
+}
+
+static int cmd_overwrite(const char *path, long bytes)
+{
+	int fd = open_or_die(path, O_WRONLY);
+
+	overwrite_fd(fd, bytes, 1);
+	if (close(fd))
+		die("close");
+	return 0;
+}
+
+static int cmd_fsync(const char *path)
+{
+	int fd = open_or_die(path, O_RDWR);
+	int err = fsync_err(fd);
+
+	printf("KPTEST fsync %s %s\n", path, errname(err));
+	close(fd);
+	return 0;
+}
+
+/*
+ * Metadata writeback errors, per descriptor: fds A and B are open when the
+ * inode's metadata block fails to write back; each must get the error from
+ * fsync() once, and C, opened afterwards, not at all.
+ */
+static int cmd_md_fds(const char *name, const char *path, const char *good,
+		      const char *bad)
+{
+	int a = open_or_die(path, O_RDWR), b = open_or_die(path, O_RDWR), c;
+	int a1, a2, b1, b2, c1;
+
+	dm_swap(name, bad);
+	if (fchmod(a, 0600))
+		die("fchmod");
+	sync();		/* the inode block fails to write back, nobody reports */
+	dm_swap(name, good);
+	a1 = fsync_err(a);
+	a2 = fsync_err(a);
+	b1 = fsync_err(b);
+	b2 = fsync_err(b);
+	c = open_or_die(path, O_RDWR);
+	c1 = fsync_err(c);
+	printf("KPTEST md-fds a1=%s", errname(a1));
+	printf(" a2=%s", errname(a2));
+	printf(" b1=%s", errname(b1));
+	printf(" b2=%s", errname(b2));
+	printf(" c1=%s\n", errname(c1));
+	close(a);
+	close(b);
+	close(c);
+	return 0;
+}
+
+/* ---- syncfs: two threads, one descriptor */
+
+static pthread_barrier_t race_start, race_end;
+static int race_fd, race_res[2];
+static volatile int race_stop;
+
+static void *race_thread(void *arg)
+{
+	int i = (int)(intptr_t)arg;
+
+	for (;;) {
+		pthread_barrier_wait(&race_start);
+		if (race_stop)
+			return NULL;
+		race_res[i] = syncfs(race_fd) ? errno : 0;
+		pthread_barrier_wait(&race_end);
+	}
+}
+
+static int cmd_syncfs_race(const char *name, const char *path,
+			   const char *good, const char *bad, int iters)
+{
+	int w = open_or_die(path, O_RDWR), it, hist[3] = { 0, 0, 0 }, other = 0;
+	pthread_t t[2];
+
+	race_fd = open_or_die(path, O_RDONLY);
+	pthread_barrier_init(&race_start, NULL, 3);
+	pthread_barrier_init(&race_end, NULL, 3);
+	for (it = 0; it < 2; it++)
+		pthread_create(&t[it], NULL, race_thread, (void *)(intptr_t)it);
+	/* Catch race_fd's f_sb_err up with anything older. */
+	syncfs(race_fd);
+	dm_swap(name, bad);
+	for (it = 0; it < iters; it++) {
+		int n;
+
+		/* A fresh writeback error on the sb: w's fsync fails. */
+		overwrite_fd(w, 4096, it);
+		if (fsync_err(w) != EIO) {
+			fprintf(stderr, "kptest: iteration %d: no write error\n", it);
+			other++;
+			continue;
+		}
+		pthread_barrier_wait(&race_start);
+		pthread_barrier_wait(&race_end);
+		n = (race_res[0] == EIO) + (race_res[1] == EIO);
+		if ((race_res[0] && race_res[0] != EIO) ||
+		    (race_res[1] && race_res[1] != EIO))
+			other++;
+		hist[n]++;
+	}
+	race_stop = 1;
+	pthread_barrier_wait(&race_start);
+	pthread_join(t[0], NULL);
+	pthread_join(t[1], NULL);
+	dm_swap(name, good);
+	printf("KPTEST syncfs-race iterations=%d reported0=%d reported1=%d reported2=%d other=%d\n",
+	       iters, hist[0], hist[1], hist[2], other);
+	close(w);
+	close(race_fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(cmd, "dm-create") && argc == 4)
+		return cmd_dm_create(argv[2], argv[3]);
+	if (!strcmp(cmd, "dm-load") && argc == 4) {
+		dm_swap(argv[2], argv[3]);
+		return 0;
+	}
+	if (!strcmp(cmd, "dm-remove") && argc == 3)
+		return cmd_dm_remove(argv[2]);
+	if (!strcmp(cmd, "overwrite") && argc == 4)
+		return cmd_overwrite(argv[2], atol(argv[3]));
+	if (!strcmp(cmd, "fsync") && argc == 3)
+		return cmd_fsync(argv[2]);
+	if (!strcmp(cmd, "md-fds") && argc == 6)
+		return cmd_md_fds(argv[2], argv[3], argv[4], argv[5]);
+	if (!strcmp(cmd, "syncfs-race") && argc == 7)
+		return cmd_syncfs_race(argv[2], argv[3], argv[4], argv[5],
+				       atoi(argv[6]));
+	fprintf(stderr, "usage: see the comment at the top of kptest.c\n");
+	return 2;
+}

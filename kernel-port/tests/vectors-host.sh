@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Run liberrseq/tests/errseq_vectors.h against the kernel's own lib/errseq.c compiled in
+# userspace (over tests/host-shim/): both the pristine 6.1 file and the file as the series
+# leaves it. This is how the expected values in the table were double-checked.
+# usage: kernel-port/tests/vectors-host.sh [pristine|patched]...   (default: both)
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+cc=${CC:-cc}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+[ $# -gt 0 ] || set -- pristine patched
+for which in "$@"; do
+	case "$which" in
+	pristine) src=$(kp_pristine_file lib/errseq.c); [ -n "$src" ] || die "no lib/errseq.c in tarball" ;;
+	patched) kp_patched_file lib/errseq.c "$tmp/errseq-patched.c"; src=$tmp/errseq-patched.c ;;
+	*) die "usage: $0 [pristine|patched]..." ;;
+	esac
+	$cc -std=gnu11 -O2 -Wall -Werror -I"$KP_DIR/tests/host-shim" \
+		-I"$LIBERRSEQ_ROOT/liberrseq/tests" "$KP_DIR/tests/vectors_check.c" "$src" \
+		-o "$tmp/vc-$which"
+	echo "== $which lib/errseq.c"
+	"$tmp/vc-$which" 2>/dev/null
+done

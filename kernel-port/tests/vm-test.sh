@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Host side of the kernel-port guest tests: boot a vm/ kernel in QEMU (vm/run.sh), run one case,
+# check what the guest reported. The kernels come from vm/kernel-build.sh (ctest fixtures).
+#
+# usage: kernel-port/tests/vm-test.sh CASE FLAVOUR [--log FILE]
+#   kunit   patched: the errseq KUnit suite ran at boot and every test passed (KTAP parsed);
+#           the only kernel warnings are the errseq_set() WARNs of the invalid-errno vectors
+#   evict   write, close, writeback fails (dm error target over the file's blocks),
+#           drop_caches, reopen, fsync, on ext2 and ext4. patched: EIO; stock: 0 (the bug)
+#   mdfds   the inode table block of a file fails to write back (sync); fsync on two
+#           descriptors open at the time, then on one opened after. patched: EIO once per
+#           descriptor; stock: what it does is recorded (0: the error is lost)
+#   syncfs  two threads syncfs() one descriptor after each of many writeback errors.
+#           patched: exactly one of the two gets each error; stock: recorded
+# Every KPTEST line the guest printed is echoed; the exit status says whether the
+# expectations for FLAVOUR held.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -ge 2 ] || die "usage: $0 kunit|evict|mdfds|syncfs stock|patched [--log FILE]"
+case=$1 flavour=$2
+shift 2
+keep_log=
+[ "${1:-}" = --log ] && keep_log=$2
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/kport-vm.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+log=$work/console.log
+run=("$LIBERRSEQ_ROOT/vm/run.sh" --kernel "$flavour" --log "$log" -q)
+
+fail=0
+expect() { # expect DESCRIPTION ACTUAL WANTED
+	if [ "$2" = "$3" ]; then
+		echo "ok:   $1: $2"
+	else
+		echo "FAIL: $1: got '$2', want '$3'"
+		fail=1
+	fi
+}
+field() { # field LINE KEY -> value of KEY=value in LINE
+	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+guest_run() { # guest_run TEST... : boot with the disk and the guest programs, run the tests
+	cc -static -O2 -Wall -Wextra -Werror -pthread -o "$work/kptest" "$KP_DIR/tests/kptest.c"
+	python3 "$KP_DIR/tests/mkimages.py" "$work/img" >/dev/null
+	cp "$KP_DIR/tests/guest-tests.sh" "$work/img/layout.env" "$work/"
+	set +e
+	"${run[@]}" --timeout 900 --disk "$work/img/disk.img" \
+		--add "$work/kptest:/kp/" --add "$work/guest-tests.sh:/kp/" \
+		--add "$work/layout.env:/kp/" -- sh /kp/guest-tests.sh /dev/vda "$@" >"$work/run.out" 2>&1
+	rc=$?
+	set -e
+	[ -z "$keep_log" ] || cp "$log" "$keep_log"
+	grep -a '^KPTEST ' "$log" || true
+	if [ $rc -ne 0 ]; then
+		tail -n 30 "$work/run.out"
+		die "vm/run.sh failed with status $rc"
+	fi
+}
+
+case "$case" in
+kunit)
+	[ "$flavour" = patched ] || die "the errseq KUnit suite is only in the patched kernel"
+	set +e
+	"${run[@]}" --timeout 600 --allow-splat -- true >"$work/run.out" 2>&1
+	rc=$?
+	set -e
+	[ -z "$keep_log" ] || cp "$log" "$keep_log"
+	[ $rc -eq 0 ] || { tail -n 30 "$work/run.out"; die "vm/run.sh failed with status $rc"; }
+	python3 - "$log" <<'EOF' || fail=1
+import re, sys
+lines = [re.sub(r"^\[ *\d+\.\d+\] ", "", l.rstrip("\n")) for l in open(sys.argv[1], errors="replace")]
+# KTAP: "# Subtest: errseq" ... "ok N errseq" at the suite's level; parameterised cases nest
+# their parameters one level deeper ("# Subtest: <case>" ... "ok N <param>").
+try:
+    start = next(i for i, l in enumerate(lines) if re.match(r"\s*# Subtest: errseq$", l))
+except StopIteration:
+    sys.exit("FAIL: no '# Subtest: errseq' in the console log (suite not built in?)")
+suite_indent = len(lines[start]) - len(lines[start].lstrip())
+end = None
+for i in range(start + 1, len(lines)):
+    m = re.match(r"(\s*)(not ok|ok) \d+ (- )?errseq$", lines[i])
+    if m and len(m.group(1)) <= suite_indent:
+        end = i
+        break
+if end is None:
+    sys.exit("FAIL: the errseq suite has no result line")
+body = lines[start:end + 1]
+results = [l.strip() for l in body if re.match(r"\s*(not ok|ok) \d+ ", l)]
+bad = [l for l in results if l.startswith("not ok")]
+warn = [l for l in lines if "WARNING:" in l]
+errseq_warn = [l for l in warn if "lib/errseq.c" in l]
+other_splat = [l for l in lines if re.search(r"BUG:|Oops|possible (circular|recursive) locking|"
+                                              r"inconsistent lock state|UBSAN:", l)]
+print("\n".join(l for l in body if re.match(r"\s*(not ok|ok) \d+ |\s*# ", l)))
+print(f"KUNIT results={len(results)} not_ok={len(bad)} errseq_warnings={len(errseq_warn)} "
+      f"other_warnings={len(warn) - len(errseq_warn)} other_splats={len(other_splat)}")
+ok = not bad and results and results[-1].startswith("ok") and len(warn) == len(errseq_warn) \
+    and not other_splat and len(errseq_warn) == sum(1 for l in body
+                                                    if re.match(r"\s*ok \d+ (- )?invalid_", l))
+sys.exit(0 if ok else "FAIL: see above")
+EOF
+	;;
+evict)
+	guest_run evict
+	for fs in ext2 ext4; do
+		l=$(grep -a "^KPTEST evict $fs " "$log" | tail -n 1)
+		[ -n "$l" ] || { echo "FAIL: no result for $fs"; fail=1; continue; }
+		expect "$fs: fsync of the control file (no drop_caches)" "$(field "$l" control)" EIO
+		if [ "$flavour" = patched ]; then
+			expect "$fs: fsync after drop_caches" "$(field "$l" after_drop_caches)" EIO
+		else
+			expect "$fs: fsync after drop_caches (stock loses the error)" \
+				"$(field "$l" after_drop_caches)" 0
+		fi
+		expect "$fs: second fsync" "$(field "$l" again)" 0
+		expect "$fs: fsync after umount+mount (unmount evicts)" "$(field "$l" after_remount)" 0
+	done
+	;;
+mdfds)
+	guest_run mdfds
+	for fs in ext2 ext4nj; do
+		l=$(grep -a "^KPTEST md-fds $fs " "$log" | tail -n 1)
+		[ -n "$l" ] || { echo "FAIL: no result for $fs"; fail=1; continue; }
+		if [ "$flavour" = patched ]; then
+			for k in a1:EIO a2:0 b1:EIO b2:0 c1:0; do
+				expect "$fs: fsync ${k%%:*}" "$(field "$l" "${k%%:*}")" "${k#*:}"
+			done
+		else
+			echo "stock $fs (recorded, not checked): $l"
+		fi
+	done
+	;;
+syncfs)
+	guest_run syncfs
+	for fs in ext4 ext2; do
+		l=$(grep -a "^KPTEST syncfs-race $fs " "$log" | tail -n 1)
+		[ -n "$l" ] || { echo "FAIL: no result for $fs"; fail=1; continue; }
+		if [ "$flavour" = patched ]; then
+			expect "$fs: iterations where both threads got the error" "$(field "$l" reported2)" 0
+			expect "$fs: iterations where neither did" "$(field "$l" reported0)" 0
+			expect "$fs: iterations without a fresh write error" "$(field "$l" other)" 0
+		else
+			echo "stock $fs (recorded, not checked): $l"
+		fi
+	done
+	;;
+*) die "unknown case $case" ;;
+esac
+exit $fail
