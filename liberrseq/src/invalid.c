@@ -5,12 +5,11 @@
 static unsigned long invalid_count;
 static errseq_invalid_handler_t invalid_handler;
 
-int errseq_port_warn(int cond, int err)
+/* Called only for an invalid errno; returns 1, WARN()'s value. */
+int errseq_port_warn(int err)
 {
 	errseq_invalid_handler_t fn;
 
-	if (likely(!cond))
-		return 0;
 	__atomic_add_fetch(&invalid_count, 1, __ATOMIC_RELAXED);
 	fn = __atomic_load_n(&invalid_handler, __ATOMIC_ACQUIRE);
 	if (fn)

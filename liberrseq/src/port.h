@@ -62,9 +62,12 @@ void errseq_sched_unlock(pthread_mutex_t *lock);
 	_Static_assert(((n) & ((n) - 1)) == 0, #n " is not a power of 2")
 #define EXPORT_SYMBOL(sym)	_Static_assert(1, #sym)
 
-/* The kernel WARNs; we count, and call the caller's handler (invalid.c). */
-int errseq_port_warn(int cond, int err);
-#define WARN(cond, fmt, err)	errseq_port_warn(!!(cond), (err))
+/*
+ * The kernel WARNs; we count, and call the caller's handler (invalid.c). The
+ * test stays inline, as the kernel's does, so a valid errno costs no call.
+ */
+int errseq_port_warn(int err);
+#define WARN(cond, fmt, err)	(unlikely(cond) ? errseq_port_warn(err) : 0)
 
 static inline errseq_t errseq_port_read_once(const errseq_t *p)
 {
