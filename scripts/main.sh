@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The main job: the library (build, tests, example), both kernels built and
+# booted in QEMU, the difftest campaign report, and the bench headline.
+# Installs missing Debian packages first. Long steps print progress.
+# usage: scripts/main.sh [--quick]   (--quick: difftest's small CI budget, bench --quick)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+quick=0
+[ "${1:-}" = --quick ] && quick=1
+[ $# -le $quick ] || die "usage: $0 [--quick]"
+
+"$LIBERRSEQ_ROOT/scripts/deps.sh" all
+build=${LIBERRSEQ_BUILD:-$LIBERRSEQ_CACHE/build-main}
+jobs=$(nproc)
+started=$SECONDS
+step() { log "[$((SECONDS - started))s] $*"; }
+
+step "1/5 library: configure and build in $build"
+cmake -S "$LIBERRSEQ_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j "$jobs" >/dev/null
+step "1/5 library: tests"
+(cd "$build" && ctest -j "$jobs" -L 'unit|kernel-diff|install' --output-on-failure)
+step "1/5 library: example"
+"$build/liberrseq/errseq_example"
+
+step "2/5 kernels: build stock and patched (cached under $LIBERRSEQ_CACHE/vm)"
+"$LIBERRSEQ_ROOT/vm/kernel-build.sh" stock
+"$LIBERRSEQ_ROOT/vm/kernel-build.sh" patched
+
+step "3/5 QEMU: boot each kernel, fsync on ext2/ext4, EIO through dm-error, KUnit"
+(cd "$build" && ctest -L vm --output-on-failure)
+
+step "4/5 difftest campaign (both kernels, ext2, ext4 data=ordered, ext4 data=journal)"
+campaign=(--build "$build")
+[ $quick -eq 1 ] && campaign+=(--ci)
+"$LIBERRSEQ_ROOT/difftest/campaign.sh" "${campaign[@]}"
+
+step "5/5 bench"
+if [ $quick -eq 1 ]; then
+	"$LIBERRSEQ_ROOT/bench/run.sh" --quick
+else
+	"$LIBERRSEQ_ROOT/bench/run.sh"
+fi
+step "main job done"
