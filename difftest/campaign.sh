@@ -15,7 +15,10 @@
 #   --ops N             random operations per filesystem mode (default: 10000)
 #   --ops-per-script K  (default: 30)
 #   --seed S            (default: 1)
-#   --ci                small seeded budget for CI: --ops 300, 2 shrink rounds, no case saving
+#   --ci                small seeded budget for CI: --ops 300, 2 shrink rounds of at most 2
+#                       scripts, only for a kernel's own contract, no case saving
+#   --shrink-own-only   shrink only divergences from a kernel's own contract (the stock
+#                       kernel's documented deviations from "patched" are reported unshrunk)
 #   --shrink-rounds R   guest rounds of shrinking per divergent group (default: 4)
 #   --shrink-max N      shrink at most N divergent scripts per kernel/fs/contract (default: 12;
 #                       the others are reported truncated at their first divergence)
@@ -34,7 +37,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernels=stock,patched custom_bz="" custom_kb="" modules="" contract="" fslist=ext2,ext4-ordered,ext4-journal
-ops=10000 per=30 seed=1 ci=0 rounds=4 shrinkmax=12 scenarios=1 bug="" out="" report="" save=-1 build="" tmo=2400
+ops=10000 per=30 seed=1 ci=0 rounds=4 shrinkmax=12 shrinkown=0 scenarios=1 bug="" out="" report="" save=-1 build="" tmo=2400
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels) kernels=$2; shift ;;
@@ -46,7 +49,8 @@ while [ $# -gt 0 ]; do
 	--ops) ops=$2; shift ;;
 	--ops-per-script) per=$2; shift ;;
 	--seed) seed=$2; shift ;;
-	--ci) ci=1; ops=300; rounds=2; shrinkmax=3 ;;
+	--ci) ci=1; ops=300; rounds=2; shrinkmax=2; shrinkown=1 ;;
+	--shrink-own-only) shrinkown=1 ;;
 	--shrink-max) shrinkmax=$2; shift ;;
 	--shrink-rounds) rounds=$2; shift ;;
 	--no-scenarios) scenarios=0 ;;
@@ -132,21 +136,20 @@ guest_run() {
 		echo "$fs $(fs_dev "$fs") batch-$fs.dt" >>"$stage/run.list"
 		total=$((total + $(grep -c '^script ' "$b")))
 	done
-	dt_make_initrd "$out/initrd-$tag.gz" "$stage"
 	dt_make_disks "$out/disks-$tag"
 	progress "$ktag: booting ($tag, $total scripts)"
 	(
 		while sleep 30; do
-			n=$(grep -c '^DT E' "$out/console-$tag.log" 2>/dev/null || true)
+			n=$(grep -c '^DT E' "$out/console-$tag.log.live" 2>/dev/null || true)
 			progress "$ktag: $tag: $n/$total scripts done"
 		done
 	) &
 	local mon=$!
 	local rc=0
-	dt_boot "$bz" "$out/initrd-$tag.gz" "$out/disks-$tag" "$out/console-$tag.log" "$tmo" || rc=$?
+	dt_boot "$bz" "$stage" "$out/disks-$tag" "$out/console-$tag.log" "$tmo" || rc=$?
 	kill "$mon" 2>/dev/null || true
 	wait "$mon" 2>/dev/null || true
-	rm -rf "$stage" "$out/disks-$tag" "$out/initrd-$tag.gz"
+	rm -rf "$stage" "$out/disks-$tag"
 	tr -d '\r' <"$out/console-$tag.log" | grep '^DT ' >"$out/results-$tag.txt" || true
 	grep '^DT I' "$out/results-$tag.txt" | grep -v '^DT I run' | sed "s/^/  $ktag: /" >&2 || true
 	for pair in "$@"; do
@@ -192,6 +195,12 @@ for k in "${klist[@]}"; do
 		cfull=$c
 		[ -n "$bug" ] && cfull="$c,bug=$bug"
 		ctag=${c//,/+}
+		# the kernel's own contract: must hold (or, with --bug, must not)
+		own=0
+		[ "$k" = custom ] && own=1
+		[ "$k" = stock ] && [ "$c" = stock ] && own=1
+		[ "$k" = patched ] && [ "$c" = patched ] && own=1
+		[ -n "$contract" ] && own=1
 		shrinkpairs=()
 		for fs in "${fss[@]}"; do
 			cmpout=$out/compare-$k-$ctag-$fs.txt
@@ -202,7 +211,7 @@ for k in "${klist[@]}"; do
 			[ $rc -le 1 ] || [ $rc -eq 3 ] || die "compare failed: $cmpout"
 			[ $rc -ne 3 ] || { status=1; progress "$k, $fs: the guest did not run every script: $(grep -m1 -E '^(SETUP|MISSING)' "$cmpout")"; }
 			progress "$k, $fs, contract $c: $(tail -n 1 "$cmpout" | sed 's/.*: //')"
-			if [ -s "$out/div-$k-$ctag-$fs.dt" ]; then
+			if [ -s "$out/div-$k-$ctag-$fs.dt" ] && { [ $shrinkown = 0 ] || [ $own = 1 ]; }; then
 				# keep the first N divergent scripts for shrinking (all are in compare-*)
 				awk -v max="$shrinkmax" '/^script / { n++ } n <= max || /^#/ && n < max' \
 					"$out/div-$k-$ctag-$fs.dt" | awk 'BEGIN{c=""} /^#/ {c=$0; next} /^script /{ if (c != "") print c; c="" } {print}' \
@@ -234,7 +243,9 @@ for k in "${klist[@]}"; do
 			r=$((r + 1))
 		done
 		# re-attribute the minimal scripts (one boot confirms they still diverge)
-		if [ ${#shrinkpairs[@]} -gt 0 ]; then
+		if [ ${#shrinkpairs[@]} -gt 0 ] && [ "$rounds" -eq 0 ]; then
+			for fs in "${shrinkpairs[@]}"; do cp "$out/div-$k-$ctag-$fs.dt" "$out/cases-$k-$ctag-$fs.dt"; done
+		elif [ ${#shrinkpairs[@]} -gt 0 ]; then
 			cand=()
 			for fs in "${shrinkpairs[@]}"; do cand+=("$fs:$out/div-$k-$ctag-$fs.dt"); done
 			if guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k-final" "${cand[@]}"; then
@@ -245,12 +256,6 @@ for k in "${klist[@]}"; do
 				done
 			fi
 		fi
-		# own contract: must hold (or, with --bug, must not)
-		own=0
-		[ "$k" = custom ] && own=1
-		[ "$k" = stock ] && [ "$c" = stock ] && own=1
-		[ "$k" = patched ] && [ "$c" = patched ] && own=1
-		[ -n "$contract" ] && own=1
 		if [ $own = 1 ]; then
 			nd=$(awk -F'\t' -v k="$k" -v c="$c" '$1==k && index($3,c)==1 {s+=$7} END {print s+0}' "$out/rows.tsv")
 			if [ -z "$bug" ] && [ "$nd" -gt 0 ]; then status=1; fi

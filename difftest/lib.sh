@@ -28,38 +28,22 @@ dt_make_disks() {
 	mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 "$d/ext4.img" >/dev/null
 }
 
-# dt_make_initrd OUT.cpio.gz STAGEDIR: vm/mkinitramfs.sh (busybox, vm/guest/init) plus
-# STAGEDIR (dtguest, errseq_inject.ko, run.list, batches) as /dt and our command.
-dt_make_initrd() {
-	local out=$1 stage=$2
-	chmod +x "$stage/dtguest"
-	cp "$DT_DIR/guest/run-batches.sh" "$stage/cmd"
-	echo "difftest batches" >"$stage/cmd-text"
-	"$DT_DIR/../vm/mkinitramfs.sh" -o "$out" --add "$stage:/dt" \
-		--add "$stage/cmd:/etc/liberrseq/cmd" --add "$stage/cmd-text:/etc/liberrseq/cmd-text" \
-		2>/dev/null
-}
-
-# dt_boot BZIMAGE INITRD DISKDIR CONSOLELOG TIMEOUT
-# Boots under TCG (KVM if there is one) with ext2.img as /dev/vda and ext4.img as
-# /dev/vdb; the guest's result lines ("DT ...") come on the console, into CONSOLELOG.
+# dt_boot BZIMAGE STAGEDIR DISKDIR CONSOLELOG TIMEOUT
+# Boots through vm/run.sh (TCG, or KVM when there is one) with ext2.img as /dev/vda and
+# ext4.img as /dev/vdb, STAGEDIR (dtguest, errseq_inject.ko, run.list, batches) as /dt,
+# running guest/run-batches.sh. The guest's result lines ("DT ...") are in CONSOLELOG.
+# Returns vm/run.sh's status (121: kernel splat, 122: no status, 123: timeout).
 dt_boot() {
-	local bz=$1 initrd=$2 disks=$3 log=$4 tmo=${5:-2400}
-	local accel=tcg
-	[ -w /dev/kvm ] && accel=kvm
+	local bz=$1 stage=$2 disks=$3 log=$4 tmo=${5:-2400} rc=0
+	cp "$DT_DIR/guest/run-batches.sh" "$stage/cmd"
 	: >"$log"
-	nice -n 5 timeout --foreground "$tmo" qemu-system-x86_64 \
-		-machine q35,accel=$accel -cpu max -smp 2 -m 1024 \
-		-nographic -no-reboot -nodefaults \
-		-kernel "$bz" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 rdinit=/init" \
-		-drive file="$disks/ext2.img",if=virtio,format=raw,cache=unsafe \
-		-drive file="$disks/ext4.img",if=virtio,format=raw,cache=unsafe \
-		-serial file:"$log" </dev/null >/dev/null 2>&1
-	local rc=$?
-	tr -d '\r' <"$log" | grep -q '^DT DONE' || {
-		echo "difftest: guest did not finish (qemu rc $rc); console log: $log" >&2
-		tail -n 30 "$log" >&2
-		return 1
-	}
+	nice -n 5 "$DT_DIR/../vm/run.sh" --kernel "$bz" --disk "$disks/ext2.img" \
+		--disk "$disks/ext4.img" --add "$stage:/dt" --timeout "$tmo" --mem 1024M \
+		--log "$log" -q -- sh /dt/cmd >"$log.live" 2>"$log.err" || rc=$?
+	if [ $rc -ne 0 ] || ! grep -q '^DT DONE' "$log"; then
+		echo "difftest: guest run failed (vm/run.sh status $rc); console log: $log" >&2
+		cat "$log.err" >&2
+		[ $rc -ne 0 ] || rc=1
+	fi
+	return $rc
 }

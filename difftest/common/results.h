@@ -8,6 +8,7 @@
  *   R I.1 RET ERRNO         second op of a "par" line
  *   T I set OBJ 0xWORD      filemap_set_wb_err on OBJ (fN: a file, bdev)
  *   T I adv OBJ 0xOLD 0xNEW file_check_and_advance_wb_err
+ *   T I mdadv OBJ 0xOLD 0xNEW  file_check_and_advance_md_wb_err (patched kernel)
  *   X I MESSAGE             the guest could not run op I (setup failure)
  *   E NAME                  the script ended
  */

@@ -296,6 +296,10 @@ static int trace_setup(void)
 	snprintf(p, sizeof(p), "%s/events/filemap/file_check_and_advance_wb_err/enable", tracedir);
 	if (write_file(p, "1"))
 		return (tracedir = NULL), -1;
+	/* the patched kernel's metadata cursor (kernel-port 0007), where present */
+	snprintf(p, sizeof(p), "%s/events/filemap/file_check_and_advance_md_wb_err/enable", tracedir);
+	if (access(p, W_OK) == 0)
+		write_file(p, "1");
 	snprintf(p, sizeof(p), "%s/tracing_on", tracedir);
 	write_file(p, "1");
 	return 0;
@@ -349,6 +353,12 @@ static void trace_collect(struct dt_opres *o)
 		    sscanf(q, "filemap_set_wb_err: dev=%u:%u ino=0x%lx errseq=0x%x", &maj, &min, &ino,
 			   &a) == 4) {
 			dt_opres_trace(o, "set %s 0x%x", label_of(maj, min, ino, lb, sizeof(lb)), a);
+		} else if ((q = strstr(line, "file_check_and_advance_md_wb_err: ")) &&
+			   (q = strstr(q, "dev=")) &&
+			   sscanf(q, "dev=%u:%u ino=0x%lx md_dev=%*u:%*u old=0x%x new=0x%x", &maj, &min,
+				  &ino, &a, &b) == 5) {
+			dt_opres_trace(o, "mdadv %s 0x%x 0x%x", label_of(maj, min, ino, lb, sizeof(lb)),
+				       a, b);
 		} else if ((q = strstr(line, "file_check_and_advance_wb_err: ")) &&
 			   (q = strstr(q, "dev=")) &&
 			   sscanf(q, "dev=%u:%u ino=0x%lx old=0x%x new=0x%x", &maj, &min, &ino, &a,
@@ -533,9 +543,11 @@ static const char *mount_opts(void)
 {
 	if (!strcmp(opt_fs, "ext2"))
 		return "errors=continue";
+	/* commit=600: no periodic journal commit in the middle of a script (in
+	 * data=ordered a commit writes back data at a time of its own) */
 	if (!strcmp(opt_fs, "ext4-journal"))
-		return "data=journal,errors=continue";
-	return "data=ordered,errors=continue";
+		return "data=journal,errors=continue,commit=600";
+	return "data=ordered,errors=continue,commit=600";
 }
 
 static int setup(char *why, size_t len)

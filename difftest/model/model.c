@@ -130,6 +130,7 @@ struct m_inode {
 	long long size;
 	int fail_pages; /* pages [0, fail_pages) sit on a dm error target (copy of disk_fail) */
 	uint64_t dirty[MAX_PAGES / 64]; /* dirty page-cache pages */
+	uint64_t cached[MAX_PAGES / 64];/* pages in the page cache (uptodate) */
 };
 
 struct m_fd {
@@ -336,10 +337,21 @@ static int do_fsync(struct m_state *m, struct m_fd *f, struct out *w)
 	 * caused by this writeback. */
 	writeback(m, f->ino, 0, MAX_PAGES - 1, w);
 	ret = file_check_and_advance_wb_err(m, f, w);
-	if (m->c.md_cursor) {
-		/* patched: filemap_report_md_wb_err(file, bdev mapping) */
-		int err = errseq_check_and_advance(&m->bdev_wb_err, &f->f_md_wb_err);
+	/* patched: file_check_and_advance_md_wb_err() at the end of
+	 * ext4_sync_file() (reached by its "goto out" too) and of
+	 * __generic_file_fsync() (ext2), which returns early when the data
+	 * wait already failed: then the metadata cursor stays put */
+	if (m->c.md_cursor && !(m->fs == FS_EXT2 && ret)) {
+		int err = 0;
 
+		if (errseq_check(&m->bdev_wb_err, f->f_md_wb_err)) {
+			errseq_t old = f->f_md_wb_err;
+
+			err = errseq_check_and_advance(&m->bdev_wb_err, &f->f_md_wb_err);
+			if (w->o)
+				dt_opres_trace(w->o, "mdadv f%d 0x%x 0x%x", m->ino[f->ino].label, old,
+					       f->f_md_wb_err);
+		}
 		if (!ret)
 			ret = err;
 	}
@@ -391,6 +403,7 @@ static void step(struct m_state *m, const struct dt_op *op, struct out *w)
 		if (op->flags & OPEN_TRUNC) {
 			/* truncate_pagecache(): dirty pages go, unwritten; blocks freed */
 			memset(m->ino[i].dirty, 0, sizeof(m->ino[i].dirty));
+			memset(m->ino[i].cached, 0, sizeof(m->ino[i].cached));
 			m->ino[i].size = 0;
 			m->ino[i].fail_pages = 0;
 			m->disk_fail[op->file] = 0;
@@ -417,14 +430,36 @@ static void step(struct m_state *m, const struct dt_op *op, struct out *w)
 		}
 		if (op->len > 0) {
 			struct m_inode *in = &m->ino[f->ino];
+			long long done = 0;
 
-			for (long long p = f->pos / PAGE; p <= (f->pos + op->len - 1) / PAGE && p < MAX_PAGES; p++)
-				in->dirty[p / 64] |= 1ULL << (p % 64);
-			f->pos += op->len;
+			/* generic_perform_write(), page by page: write_begin reads a
+			 * block it only partly overwrites when it is not in the page
+			 * cache; on a failed (dm error) block that read gets EIO: a
+			 * short write, or -EIO if nothing was written */
+			for (long long p = f->pos / PAGE; p <= (f->pos + op->len - 1) / PAGE && p < MAX_PAGES; p++) {
+				long long from = p * PAGE > f->pos ? p * PAGE : f->pos;
+				long long to = (p + 1) * PAGE < f->pos + op->len ? (p + 1) * PAGE
+										 : f->pos + op->len;
+				uint64_t bit = 1ULL << (p % 64);
+				int partial = from > p * PAGE || to < (p + 1) * PAGE;
+
+				if (partial && !(in->cached[p / 64] & bit) && p < in->fail_pages)
+					break;
+				in->dirty[p / 64] |= bit;
+				in->cached[p / 64] |= bit;
+				done += to - from;
+			}
+			f->pos += done;
 			if (f->pos > in->size)
 				in->size = f->pos;
 			if (in->linked)
 				m->disk_size[in->label] = in->size;
+			if (done == 0) {
+				fail(w, EIO);
+				return;
+			}
+			put(w, done, 0);
+			return;
 		}
 		put(w, op->len, 0);
 		return;
@@ -523,6 +558,9 @@ sfr_out:
 		 * its mapping with its wb_err and flags; the patched kernel keeps
 		 * one that holds an unseen error. */
 		writeback_all(m, w);
+		/* drop_caches 1: clean pages of every inode leave the page cache */
+		for (int i = 0; i < MAX_INODES; i++)
+			memcpy(m->ino[i].cached, m->ino[i].dirty, sizeof(m->ino[i].cached));
 		for (int fl = 0; fl < DT_MAX_FILES; fl++) {
 			int i = m->cached[fl];
 			errseq_t e;

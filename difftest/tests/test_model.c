@@ -146,6 +146,39 @@ START_TEST(t_meta)
 }
 END_TEST
 
+START_TEST(t_patched_ext2_early_return)
+{
+	/* __generic_file_fsync returns early on a data error: ext2's metadata
+	 * cursor stays for the next fsync; ext4 checks both at "out:" */
+	const char *s = "open d0 f0 creat\nerror meta ENOSPC\nerror data f0 EIO\nfsync d0\nfsync d0\n";
+	struct dt_sresult e2 = run("patched", FS_EXT2, s), e4 = run("patched", FS_EXT4_ORDERED, s);
+
+	ck_assert_int_eq(ERR(e2, 3), EIO);
+	ck_assert_int_eq(ERR(e2, 4), ENOSPC);
+	ck_assert_str_eq(e2.ops[4].tr[0], "mdadv f0 0x0 0x101c");
+	ck_assert_int_eq(ERR(e4, 3), EIO);
+	ck_assert_int_eq(ERR(e4, 4), 0);
+	dt_sresult_free(&e2);
+	dt_sresult_free(&e4);
+}
+END_TEST
+
+START_TEST(t_real_writeback)
+{
+	/* a real failure: overwritten pages fail at writeback; a partial write
+	 * into an evicted page over a failed block needs a read: EIO */
+	struct dt_sresult r = run("stock", FS_EXT2,
+		"open d0 f0 creat\nwrite d0 8192\nfsync d0\nfail d0\nopen d1 f0\nwrite d1 4096\n"
+		"fsync d0\nfsync d1\nevict\nopen d2 f0\nwrite d2 100\nwrite d1 4096\nfsync d1\n");
+	ck_assert_int_eq(ERR(r, 6), EIO);
+	ck_assert_int_eq(ERR(r, 7), EIO);
+	ck_assert_int_eq(ERR(r, 10), EIO);
+	ck_assert_int_eq(r.ops[11].ret[0], 4096); /* full page: no read */
+	ck_assert_int_eq(ERR(r, 12), EIO);
+	dt_sresult_free(&r);
+}
+END_TEST
+
 START_TEST(t_as_flags_precedence)
 {
 	struct dt_sresult r = run("stock", FS_EXT2,
@@ -303,6 +336,8 @@ int main(void)
 	tcase_add_test(tc, t_syncfs_sb);
 	tcase_add_test(tc, t_meta);
 	tcase_add_test(tc, t_as_flags_precedence);
+	tcase_add_test(tc, t_patched_ext2_early_return);
+	tcase_add_test(tc, t_real_writeback);
 	tcase_add_test(tc, t_latest_wins_counter);
 	tcase_add_test(tc, t_badf_and_enoent);
 	tcase_add_test(tc, t_par_outcomes);

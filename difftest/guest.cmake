@@ -1,0 +1,27 @@
+# Guest campaigns (label difftest): the CI budget of difftest/campaign.sh on each vm/ kernel,
+# and the checker shown to bite live in the guest. They need the vm/ kernel builds
+# (fixtures vm_kernel_stock / vm_kernel_patched from vm/CMakeLists.txt).
+set(_dt "${CMAKE_CURRENT_SOURCE_DIR}")
+set(_dt_env "LIBERRSEQ_CACHE=${LIBERRSEQ_CACHE}")
+foreach(flavour stock patched)
+  add_test(NAME difftest-guest-${flavour}
+    COMMAND "${_dt}/campaign.sh" --ci --kernels ${flavour} --build "${CMAKE_BINARY_DIR}"
+            --out "${CMAKE_CURRENT_BINARY_DIR}/campaign-${flavour}" --timeout 1200)
+  set_tests_properties(difftest-guest-${flavour} PROPERTIES
+    LABELS difftest
+    ENVIRONMENT "${_dt_env}"
+    FIXTURES_REQUIRED vm_kernel_${flavour}
+    RESOURCE_LOCK difftest_guest
+    TIMEOUT 1800)
+endforeach()
+# A planted model mistake must show as divergences on the real kernel (scenarios only).
+add_test(NAME difftest-guest-bites
+  COMMAND "${_dt}/campaign.sh" --kernels stock --contract stock --ops 0 --bug sample_raw
+          --shrink-rounds 0 --build "${CMAKE_BINARY_DIR}"
+          --out "${CMAKE_CURRENT_BINARY_DIR}/campaign-bites" --timeout 900)
+set_tests_properties(difftest-guest-bites PROPERTIES
+  LABELS difftest
+  ENVIRONMENT "${_dt_env}"
+  FIXTURES_REQUIRED vm_kernel_stock
+  RESOURCE_LOCK difftest_guest
+  TIMEOUT 1200)
