@@ -93,8 +93,13 @@ for i in "${!fss[@]}"; do
 	: >"$b"
 	# real I/O errors (dm error target) only where writeback of file data goes to
 	# the file's own blocks: not under data=journal (checkpointing writes it later)
-	real=1
+	# Random real-error scripts only on ext2: under ext4 data=ordered a journal
+	# commit started by other activity writes ordered data back at a time the
+	# model does not know (seen with Debian's 6.1.192); the real-* scenarios
+	# still run on ext4 data=ordered.
+	real=1 realrandom=1
 	[ "$fs" = ext4-journal ] && real=0
+	[ "$fs" = ext2 ] || realrandom=0
 	if [ $scenarios = 1 ]; then
 		for f in "$DT_DIR"/scenarios/*.dt; do
 			case "$(basename "$f")" in real-*) [ $real = 1 ] || continue ;; esac
@@ -102,7 +107,7 @@ for i in "${!fss[@]}"; do
 		done
 	fi
 	if [ "$ops" -gt 0 ]; then
-		if [ $real = 1 ]; then
+		if [ $realrandom = 1 ]; then
 			# half the random scripts with real errors ("fail"/"heal")
 			"$DT" gen -s $((seed * 1000 + i)) -n $(((nscripts + 1) / 2)) -o "$per" -p random >>"$b"
 			"$DT" gen -s $((seed * 1000 + 500 + i)) -n $((nscripts / 2)) -o "$per" -p random-real -R >>"$b"
@@ -237,7 +242,7 @@ for k in "${klist[@]}"; do
 					"$out/res-$k-shrink-$fs.log" >"$out/div-next.dt" 2>"$out/shrink-log.txt"
 				cmp -s "$out/div-next.dt" <(grep -v '^#' "$out/div-$k-$ctag-$fs.dt") || changed=1
 				mv "$out/div-next.dt" "$out/div-$k-$ctag-$fs.dt"
-				progress "$k, $fs, contract $c: shrink round $r: $(awk '{print $4}' "$out/shrink-log.txt" | tr '\n' ' ')"
+				progress "$k, $fs, contract $c: shrink round $r: $(awk '{printf "%s %s->%s ops; ", $2, $3, $5}' "$out/shrink-log.txt")"
 			done
 			[ $changed = 1 ] || break
 			r=$((r + 1))

@@ -632,11 +632,17 @@ sfr_out:
 			return;
 		}
 		in = &m->ino[f->ino];
-		/* FIEMAP_FLAG_SYNC: filemap_write_and_wait() first (its
-		 * filemap_check_errors() clears AS_* of the file), then the
-		 * extents of [0, size) go to a dm error target */
+		/* FIEMAP_FLAG_SYNC: fiemap_prep() runs filemap_write_and_wait()
+		 * first, whose filemap_check_errors() returns (and clears) the
+		 * file's AS_EIO/AS_ENOSPC: then the ioctl fails and the guest
+		 * changes no table. Else the extents of [0, size) go to a dm
+		 * error target. */
 		writeback(m, f->ino, 0, MAX_PAGES - 1, w);
-		in->as = 0;
+		r = filemap_check_errors(&in->as);
+		if (r) {
+			fail(w, -r);
+			return;
+		}
 		in->fail_pages = (int)((in->size + PAGE - 1) / PAGE);
 		if (in->linked)
 			m->disk_fail[in->label] = in->fail_pages;
