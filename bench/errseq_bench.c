@@ -810,10 +810,10 @@ int main(int argc, char **argv)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!strcmp(a, "--quick")) {
-			opt.runs = 3;
+			opt.runs = 5;
 			opt.truns = 3;
-			opt.iters = 20000;
-			opt.ms = 20;
+			opt.iters = 200000;
+			opt.ms = 50;
 		} else if (!strcmp(a, "--icount")) {
 			opt.icount = 1;
 		} else if (v && !strcmp(a, "--runs")) {
