@@ -5,8 +5,8 @@
 static unsigned long invalid_count;
 static errseq_invalid_handler_t invalid_handler;
 
-/* Called only for an invalid errno; returns 1, WARN()'s value. */
-int errseq_port_warn(int err)
+/* Called only for an invalid errno. */
+void errseq_port_warn(int err)
 {
 	errseq_invalid_handler_t fn;
 
@@ -14,7 +14,6 @@ int errseq_port_warn(int err)
 	fn = __atomic_load_n(&invalid_handler, __ATOMIC_ACQUIRE);
 	if (fn)
 		fn(err);
-	return 1;
 }
 
 unsigned long errseq_invalid_count(void)

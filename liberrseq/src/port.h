@@ -64,10 +64,12 @@ void errseq_sched_unlock(pthread_mutex_t *lock);
 
 /*
  * The kernel WARNs; we count, and call the caller's handler (invalid.c). The
- * test stays inline, as the kernel's does, so a valid errno costs no call.
+ * test stays inline and the call is cold and returns nothing, as the kernel's
+ * WARN() is: errseq_set() then compiles to the kernel's very instructions
+ * (bench/ compares them).
  */
-int errseq_port_warn(int err);
-#define WARN(cond, fmt, err)	(unlikely(cond) ? errseq_port_warn(err) : 0)
+void errseq_port_warn(int err) __attribute__((cold));
+#define WARN(cond, fmt, err)	(unlikely(cond) ? (errseq_port_warn(err), 1) : 0)
 
 static inline errseq_t errseq_port_read_once(const errseq_t *p)
 {
