@@ -19,8 +19,6 @@ BEGIN {
 NR == 1 { next }
 $1 == "single" { ns[$2, $3] = $7; nsmin[$2, $3] = $8; nsmax[$2, $3] = $9; wr[$2, $3] = $11; runs = $10 }
 $1 == "icount" { ir[$2, $3] = $7; have_ir = 1 }
-$1 == "warnfix" { fns[$2, $3] = $7; have_fix = 1 }
-$1 == "icount-warnfix" { fir[$2, $3] = $7 }
 $1 == "scaling" {
 	sc[$2, $5] = $7
 	if (!($5 in seen_t)) { seen_t[$5] = 1; thr[++nthr] = $5 }
@@ -65,25 +63,6 @@ function md(   i, j, op, m, line) {
 	print ""
 	versus("liberrseq", "kernel", "errseq_t: liberrseq vs the kernel's own lib/errseq.c")
 	versus("liberrseq64", "kernel64", "errseq64_t: liberrseq vs the kernel's lib/errseq.c built over a u64")
-	if (have_fix) {
-		print "### liberrseq with the WARN change of bench/warnfix.sed"
-		print ""
-		print "errseq_bench_warnfix: the same benchmark, linked with liberrseq built with " \
-		    "bench/warnfix.sed applied to port.h; liberrseq and the kernel's code timed side " \
-		    "by side in that process. Ratios liberrseq ÷ kernel."
-		print ""
-		print "| operation | liberrseq ns/op | kernel ns/op | ratio | liberrseq64 ns/op | kernel64 ns/op | ratio | instr/op liberrseq / kernel | instr/op liberrseq64 / kernel64 |"
-		print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-		for (i = 1; i <= nops; i++) {
-			op = ops[i]
-			print "| " desc[op] " | " f(fns["liberrseq", op]) " | " f(fns["kernel", op]) " | " \
-			    r(fns["liberrseq", op], fns["kernel", op]) " | " f(fns["liberrseq64", op]) " | " \
-			    f(fns["kernel64", op]) " | " r(fns["liberrseq64", op], fns["kernel64", op]) " | " \
-			    fi(fir["liberrseq", op]) " / " fi(fir["kernel", op]) " | " \
-			    fi(fir["liberrseq64", op]) " / " fi(fir["kernel64", op]) " |"
-		}
-		print ""
-	}
 	print "### liberrseq vs a mutex and the legacy flags"
 	print ""
 	print "| operation | liberrseq ns/op | mutex ns/op | mutex ÷ liberrseq | flags ns/op | liberrseq instr/op | mutex instr/op | flags instr/op | writes: liberrseq / mutex / flags |"
@@ -159,23 +138,6 @@ function summary(   i, op, w, wop, wi, wiop, x, a, b) {
 		printf "liberrseq%s / kernel%s, ns:%s\n", x, x, line
 		printf "  worst: %.2fx on %s (time); %s\n", w, wop, \
 		    have_ir ? sprintf("%.2fx on %s (instructions)", wi, wiop) : "no instruction counts"
-	}
-	if (have_fix) {
-		w = 0; wi = 0
-		for (a = 0; a <= 1; a++) {
-			x = a ? "64" : ""
-			for (i = 1; i <= nops; i++) {
-				op = ops[i]
-				if (fns["kernel" x, op] > 0 && fns["liberrseq" x, op] / fns["kernel" x, op] > w) {
-					w = fns["liberrseq" x, op] / fns["kernel" x, op]; wop = op x
-				}
-				if (fir["kernel" x, op] > 0 && fir["liberrseq" x, op] / fir["kernel" x, op] > wi) {
-					wi = fir["liberrseq" x, op] / fir["kernel" x, op]; wiop = op x
-				}
-			}
-		}
-		printf "with bench/warnfix.sed: worst liberrseq/kernel %.2fx on %s (time), %.2fx on %s (instructions)\n", \
-		    w, wop, wi, wiop
 	}
 	printf "check, no change: liberrseq %s ns, %s instr; mutex %s ns, %s instr: mutex/liberrseq %sx\n", \
 	    f(ns["liberrseq", "check_same"]), fi(ir["liberrseq", "check_same"]), \

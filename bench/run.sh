@@ -24,21 +24,12 @@ build="$LIBERRSEQ_CACHE/bench/build"
 log "building errseq_bench in $build"
 cmake -S "$LIBERRSEQ_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	-DBUILD_TESTING=OFF >"$out/cmake.log" 2>&1 || { cat "$out/cmake.log" >&2; die "cmake failed"; }
-targets=errseq_bench
-# errseq_bench_warnfix exists while liberrseq still lacks the WARN change.
-grep -q 'no errseq_bench_warnfix' "$out/cmake.log" || targets="$targets errseq_bench_warnfix"
-cmake --build "$build" --target $targets -j"$(nproc)" >>"$out/cmake.log" 2>&1 ||
+cmake --build "$build" --target errseq_bench -j"$(nproc)" >>"$out/cmake.log" 2>&1 ||
 	{ tail -40 "$out/cmake.log" >&2; die "build failed"; }
 bin="$build/bench/errseq_bench"
-fix="$build/bench/errseq_bench_warnfix"
-[ -x "$fix" ] && [[ $targets == *warnfix* ]] || fix=
 
 log "timing (single thread, then threads)"
 "$bin" $quick >"$out/results.csv"
-if [ -n "$fix" ]; then
-	log "timing liberrseq with bench/warnfix.sed (single thread)"
-	"$fix" $quick --only single | sed 1d >>"$out/results.csv"
-fi
 
 iters=100000
 [ -n "$quick" ] && iters=10000
@@ -64,7 +55,6 @@ icount() {
 }
 log "counting instructions with callgrind ($iters iterations per loop)"
 icount icount "$bin"
-[ -n "$fix" ] && icount icount-warnfix "$fix"
 
 cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
 flags=$(sed -n 's/^CMAKE_C_FLAGS_RELWITHDEBINFO:[A-Z]*=//p' "$build/CMakeCache.txt")
