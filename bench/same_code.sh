@@ -7,7 +7,10 @@ lib=$1 k32=$2 k64=$3
 body() {	# body ARCHIVE FUNCTION: instructions, addresses and names stripped
 	objdump -d --no-show-raw-insn "$1" |
 		awk -v f="<$2>:" '$2 == f { p = 1; next } p && /^$/ { exit } p' |
-		sed -e 's/^ *[0-9a-f]*:\t//' -e 's/<[^>]*>//' -e 's/[[:space:]]*$//'
+		sed -e 's/^ *[0-9a-f]*:\t//' -e 's/<[^>]*>//' -e 's/[[:space:]]*$//' |
+		# cmp of two registers before je/jne: operand order does not matter
+		awk '$1 == "cmp" && $2 ~ /^%[a-z0-9]+,%[a-z0-9]+$/ {
+			split($2, r, ","); if (r[1] > r[2]) $2 = r[2] "," r[1] } { $1 = $1; print }'
 }
 fail=0
 for fn in errseq_set errseq_sample errseq_check; do
