@@ -53,7 +53,7 @@
 #define CALLGRIND_DUMP_STATS_AT(name)	((void)(name))
 #endif
 
-/* The test name of the single-thread rows: errseq_bench_warnfix says "warnfix". */
+/* The test name of the single-thread rows in the CSV. */
 #ifndef BENCH_TEST_SINGLE
 #define BENCH_TEST_SINGLE	"single"
 #endif

@@ -5,8 +5,8 @@
  * compare with errseq64_t. The functions are renamed on the command line
  * (-Derrseq_set=kernel_errseq_set, ...): see kernel_errseq.h.
  */
-#ifndef _BENCH_LINUX_ERRSEQ_H
-#define _BENCH_LINUX_ERRSEQ_H
+#ifndef _KERNEL_SHIM_LINUX_ERRSEQ_H
+#define _KERNEL_SHIM_LINUX_ERRSEQ_H
 #include <linux/types.h>
 #include "kernel_errseq.h"
 #ifdef KERNEL_ERRSEQ_64

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Userspace shim: as include/linux/compiler.h and asm-generic/rwonce.h. */
-#ifndef _BENCH_LINUX_COMPILER_H
-#define _BENCH_LINUX_COMPILER_H
+#ifndef _KERNEL_SHIM_LINUX_COMPILER_H
+#define _KERNEL_SHIM_LINUX_COMPILER_H
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define __cold		__attribute__((cold))

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Userspace shim: WARN() with the kernel's shape (asm-generic/bug.h): the
- * condition is tested inline and only a true one calls out of line.
+ * condition is tested inline and only a true one calls out of line
+ * (kernel_warn_slowpath() in ../../warn.c, which counts).
  */
-#ifndef _BENCH_LINUX_BUG_H
-#define _BENCH_LINUX_BUG_H
+#ifndef _KERNEL_SHIM_LINUX_BUG_H
+#define _KERNEL_SHIM_LINUX_BUG_H
 #include <linux/compiler.h>
 #include <linux/export.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Userspace shim: as include/linux/err.h. */
-#ifndef _BENCH_LINUX_ERR_H
-#define _BENCH_LINUX_ERR_H
+#ifndef _KERNEL_SHIM_LINUX_ERR_H
+#define _KERNEL_SHIM_LINUX_ERR_H
 #include <linux/compiler.h>
 #define MAX_ERRNO	4095
 #endif

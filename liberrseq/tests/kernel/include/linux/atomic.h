@@ -3,8 +3,8 @@
  * Userspace shim: cmpxchg() is fully ordered, as the kernel's is; it
  * returns the value found, equal to @o exactly when it swapped.
  */
-#ifndef _BENCH_LINUX_ATOMIC_H
-#define _BENCH_LINUX_ATOMIC_H
+#ifndef _KERNEL_SHIM_LINUX_ATOMIC_H
+#define _KERNEL_SHIM_LINUX_ATOMIC_H
 #include <linux/compiler.h>
 #include <linux/types.h>
 #define cmpxchg(p, o, n) ({						\

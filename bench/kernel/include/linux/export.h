@@ -1,6 +1,0 @@
-/* SPDX-License-Identifier: GPL-2.0 */
-/* Userspace shim: symbols are exported by the linker, not by a table. */
-#ifndef _BENCH_LINUX_EXPORT_H
-#define _BENCH_LINUX_EXPORT_H
-#define EXPORT_SYMBOL(sym)	extern int __bench_export_##sym
-#endif

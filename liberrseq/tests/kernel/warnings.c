@@ -1,2 +1,0 @@
-#include "kernel_errseq.h"
-unsigned long kernel_errseq_warnings;
