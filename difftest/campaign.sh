@@ -20,8 +20,8 @@
 #   --shrink-own-only   shrink only divergences from a kernel's own contract (the stock
 #                       kernel's documented deviations from "patched" are reported unshrunk)
 #   --shrink-rounds R   guest rounds of shrinking per divergent group (default: 4)
-#   --shrink-max N      shrink at most N divergent scripts per kernel/fs/contract (default: 12;
-#                       the others are reported truncated at their first divergence)
+#   --shrink-max N      shrink at most N divergent scripts per kernel/fs/contract and
+#                       attribution class (default: 2; all divergences are counted in the table)
 #   --no-scenarios      random scripts only
 #   --bug NAME          plant a mistake in the model (sample_raw, no_sb_err, ...): the run
 #                       then must find divergences (shows the checker bites)
@@ -37,7 +37,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernels=stock,patched custom_bz="" custom_kb="" modules="" contract="" fslist=ext2,ext4-ordered,ext4-journal
-ops=10000 per=30 seed=1 ci=0 rounds=4 shrinkmax=12 shrinkown=0 scenarios=1 bug="" out="" report="" save=-1 build="" tmo=2400
+ops=10000 per=30 seed=1 ci=0 rounds=4 shrinkmax=2 shrinkown=0 scenarios=1 bug="" out="" report="" save=-1 build="" tmo=2400
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels) kernels=$2; shift ;;
@@ -49,7 +49,7 @@ while [ $# -gt 0 ]; do
 	--ops) ops=$2; shift ;;
 	--ops-per-script) per=$2; shift ;;
 	--seed) seed=$2; shift ;;
-	--ci) ci=1; ops=300; rounds=2; shrinkmax=2; shrinkown=1 ;;
+	--ci) ci=1; ops=300; rounds=2; shrinkmax=1; shrinkown=1 ;;
 	--shrink-own-only) shrinkown=1 ;;
 	--shrink-max) shrinkmax=$2; shift ;;
 	--shrink-rounds) rounds=$2; shift ;;
@@ -218,9 +218,11 @@ for k in "${klist[@]}"; do
 			progress "$k, $fs, contract $c: $(tail -n 1 "$cmpout" | sed 's/.*: //')"
 			if [ -s "$out/div-$k-$ctag-$fs.dt" ] && { [ $shrinkown = 0 ] || [ $own = 1 ]; }; then
 				# keep the first N divergent scripts for shrinking (all are in compare-*)
-				awk -v max="$shrinkmax" '/^script / { n++ } n <= max || /^#/ && n < max' \
-					"$out/div-$k-$ctag-$fs.dt" | awk 'BEGIN{c=""} /^#/ {c=$0; next} /^script /{ if (c != "") print c; c="" } {print}' \
-					>"$out/div.tmp" && mv "$out/div.tmp" "$out/div-$k-$ctag-$fs.dt"
+				# keep the first N divergent scripts of each attribution class
+				awk -v max="$shrinkmax" '
+					/^#/ { c = $0; cls = $0; sub(/^[^[]*\[/, "", cls); sub(/\].*/, "", cls); next }
+					/^script / { keep = (++n[cls] <= max); if (keep) print c }
+					keep' "$out/div-$k-$ctag-$fs.dt" >"$out/div.tmp" && mv "$out/div.tmp" "$out/div-$k-$ctag-$fs.dt"
 				shrinkpairs+=("$fs")
 			fi
 		done
