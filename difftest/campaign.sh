@@ -31,6 +31,7 @@
 #   --build DIR         cmake build tree holding difftest/difftest and difftest/dtguest
 #                       (default: configure and build one under $LIBERRSEQ_CACHE/difftest)
 #   --timeout SEC       per guest boot (default: 2400)
+#   --runner R          run.sh (default: vm/run.sh) or qemu (QEMU directly; env DT_RUNNER)
 # Exit: 0 when every kernel kept its own contract (with --bug: when divergences were
 # found), 1 otherwise, 2 on setup errors.
 set -euo pipefail
@@ -60,6 +61,7 @@ while [ $# -gt 0 ]; do
 	--save-cases) save=1 ;;
 	--build) build=$2; shift ;;
 	--timeout) tmo=$2; shift ;;
+	--runner) export DT_RUNNER=$2; shift ;;
 	-h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
