@@ -157,6 +157,12 @@ EXPORT_SYMBOL(errseq_check);
  * swap it into place as the new eseq value. Then, set that value as the new
  * "since" value, and return whatever the error portion is set to.
  *
+ * If the swap fails because a writer changed the value in the meantime, try
+ * again with the value it stored: advancing @since to a value whose SEEN flag
+ * never reached @eseq would let later writers skip the counter increment and
+ * bring @eseq back to exactly @since, hiding an error set after this call
+ * returned.
+ *
  * Note that no locking is provided here for concurrent updates to the "since"
  * value. The caller must provide that if necessary. Because of this, callers
  * may want to do a lockless errseq_check before taking the lock and calling
@@ -168,8 +174,7 @@ EXPORT_SYMBOL(errseq_check);
  */
 int errseq_check_and_advance(errseq_t *eseq, errseq_t *since)
 {
-	int err = 0;
-	errseq_t old, new;
+	errseq_t old, new, cur;
 
 	/*
 	 * Most callers will want to use the inline wrapper to check this,
@@ -177,25 +182,25 @@ int errseq_check_and_advance(errseq_t *eseq, errseq_t *since)
 	 * to take the lock that protects the "since" value.
 	 */
 	old = READ_ONCE(*eseq);
-	if (old != READ_ONCE(*since)) {
-		/*
-		 * Set the flag and try to swap it into place if it has
-		 * changed.
-		 *
-		 * We don't care about the outcome of the swap here. If the
-		 * swap doesn't occur, then it has either been updated by a
-		 * writer who is altering the value in some way (updating
-		 * counter or resetting the error), or another reader who is
-		 * just setting the "seen" flag. Either outcome is OK, and we
-		 * can advance "since" and return an error based on what we
-		 * have.
-		 */
+	if (old == READ_ONCE(*since))
+		return 0;
+
+	for (;;) {
+		/* Set the flag and try to swap it into place. */
 		new = old | ERRSEQ_SEEN;
-		if (new != old)
-			cmpxchg(eseq, old, new);
-		WRITE_ONCE(*since, new);
-		err = -(new & MAX_ERRNO);
+		if (new == old)
+			break;
+		cur = cmpxchg(eseq, old, new);
+
+		/*
+		 * Done if we did the swap or another reader beat us to it.
+		 * Otherwise a writer stored a new error: report that one.
+		 */
+		if (likely(cur == old || cur == new))
+			break;
+		old = cur;
 	}
-	return err;
+	WRITE_ONCE(*since, new);
+	return -(new & MAX_ERRNO);
 }
 EXPORT_SYMBOL(errseq_check_and_advance);
