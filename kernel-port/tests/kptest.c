@@ -10,6 +10,7 @@
  *   kptest fsync PATH               open PATH, fsync, print the result
  *   kptest md-fds NAME PATH GOOD ERR
  *                                   per-descriptor metadata error reporting
+ *   kptest sfr NAME PATH GOOD ERR   sync_file_range error reporting
  *   kptest syncfs-race NAME PATH GOOD ERR ITERATIONS
  *                                   two threads syncfs() one descriptor
  *
@@ -250,6 +251,32 @@ static int cmd_md_fds(const char *name, const char *path, const char *good,
 	return 0;
 }
 
+/*
+ * sync_file_range() reports writeback errors through the same f_wb_err
+ * cursor as fsync(): once per descriptor, and not to the other descriptor.
+ */
+static int cmd_sfr(const char *name, const char *path, const char *good,
+		   const char *bad)
+{
+	int a = open_or_die(path, O_RDWR), b = open_or_die(path, O_RDWR);
+	unsigned int fl = SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+			  SYNC_FILE_RANGE_WAIT_AFTER;
+	int r1, r2, r3;
+
+	dm_swap(name, bad);
+	overwrite_fd(a, 4096, 7);
+	r1 = sync_file_range(a, 0, 0, fl) ? errno : 0;
+	r2 = sync_file_range(a, 0, 0, fl) ? errno : 0;
+	r3 = fsync_err(b);
+	dm_swap(name, good);
+	printf("KPTEST sfr sfr1=%s", errname(r1));
+	printf(" sfr2=%s", errname(r2));
+	printf(" other_fd_fsync=%s\n", errname(r3));
+	close(a);
+	close(b);
+	return 0;
+}
+
 /* ---- syncfs: two threads, one descriptor */
 
 static pthread_barrier_t race_start, race_end;
@@ -332,6 +359,8 @@ int main(int argc, char **argv)
 		return cmd_fsync(argv[2]);
 	if (!strcmp(cmd, "md-fds") && argc == 6)
 		return cmd_md_fds(argv[2], argv[3], argv[4], argv[5]);
+	if (!strcmp(cmd, "sfr") && argc == 6)
+		return cmd_sfr(argv[2], argv[3], argv[4], argv[5]);
 	if (!strcmp(cmd, "syncfs-race") && argc == 7)
 		return cmd_syncfs_race(argv[2], argv[3], argv[4], argv[5],
 				       atoi(argv[6]));

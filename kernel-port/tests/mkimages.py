@@ -8,7 +8,7 @@ Writes OUTDIR/disk.img (ext2, ext4 and ext4 without a journal, 32 MiB each,
 back to back, made with the host's mkfs -d so the files already have their
 blocks) and OUTDIR/layout.env: for each filesystem its type and mount
 options and device-mapper tables over the disk (DEV stands for the guest's
-disk): GOOD (linear), ERR_DATA (error over the data of f1 and f2), ERR_MD
+disk): GOOD (linear), ERR_DATA (error over the data of f1, f2 and f3), ERR_MD
 (error over the inode table block holding g's inode), ERR_RACE (error over
 the data of r). Block numbers come from debugfs.
 """
@@ -75,7 +75,8 @@ def main():
     root = os.path.join(out, "root")
     os.makedirs(root, exist_ok=True)
     data = os.urandom(1 << 20)
-    for name, size in (("f1", 1 << 20), ("f2", 1 << 20), ("g", 1 << 16), ("r", 1 << 16)):
+    for name, size in (("f1", 1 << 20), ("f2", 1 << 20), ("f3", 1 << 16), ("g", 1 << 16),
+                       ("r", 1 << 16)):
         with open(os.path.join(root, name), "wb") as f:
             f.write(data[:size])
     env = []
@@ -90,7 +91,7 @@ def main():
             env.append(f'{name}_TYPE="{fstype}"')
             env.append(f'{name}_OPTS="{opts}"')
             env.append(f'{name}_GOOD="{table(base, [])}"')
-            data_blocks = file_blocks(img, "/f1") + file_blocks(img, "/f2")
+            data_blocks = sum((file_blocks(img, f) for f in ("/f1", "/f2", "/f3")), [])
             env.append(f'{name}_ERR_DATA="{table(base, ranges(data_blocks))}"')
             env.append(f'{name}_ERR_MD="{table(base, ranges([inode_block(img, "/g")]))}"')
             env.append(f'{name}_ERR_RACE="{table(base, ranges(file_blocks(img, "/r")))}"')
