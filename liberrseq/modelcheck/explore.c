@@ -425,8 +425,13 @@ void errseq_sched_point(const void *addr, int is_write)
 	/* The access is next, with no other thread in between. */
 	if (!t->in_op)
 		op_begin(me);
-	if (!is_write && t->ops[op_index[me]].kind != OP_SET) {
-		note("T%d reads %#x", me, eseq);
+	/*
+	 * A reader's load, or its SEEN cmpxchg: a failed one hands the value it
+	 * found back to check_and_advance(), which retries from it, so either
+	 * is the read point its result may come from.
+	 */
+	if (t->ops[op_index[me]].kind != OP_SET) {
+		note("T%d %s %#x", me, is_write ? "cmpxchg finds" : "reads", eseq);
 		t->rd_word = eseq;
 		t->rd_id = id;
 		t->rd_err = last_err;
