@@ -44,6 +44,7 @@ void errseq_sched_unlock(pthread_mutex_t *lock);
 #define MAX_C		4
 #define MAX_DEPTH	256
 #define MAX_LOG		64
+#define MAX_ACC		32	/* accesses to eseq by one reader op */
 #define NPROP		6	/* P1..P5, and P0 for deadlock */
 
 #define CTR_MASK	((1U << (32 - ERRSEQ_COUNTER_SHIFT)) - 1)
@@ -66,7 +67,20 @@ struct thr {
 	int in_op;			/* between the op's first hook and its end */
 	int cur_err;			/* errno of the set in progress */
 	pthread_mutex_t *waiting;	/* lock it waits for */
-	/* The last read of eseq by this thread's current op. */
+	/*
+	 * A reader op's accesses to eseq (load or cmpxchg): the word each
+	 * found, and the latest set then. The read point is chosen from them
+	 * when the op ends (read_point()).
+	 */
+	struct {
+		errseq_t word;
+		int id, err;
+	} acc[MAX_ACC];
+	int nacc;
+	int since_w;			/* the op wrote its cursor's "since" */
+	int adv_ok;			/* and adv is the value it wrote */
+	errseq_t adv;
+	/* The read point of the op that ended last. */
 	errseq_t rd_word;
 	int rd_id, rd_err;
 	/* P1 for a set: cursors that were idle when it began. */
@@ -98,7 +112,7 @@ static struct cur C[MAX_C];
 static int ncur;
 static errseq_t eseq;
 
-static int strict_p1;
+static int p1_exempt;			/* --p1-exemption: P1 as Linux 6.1 needs */
 static int verbose;
 
 /* The scheduler. */
@@ -415,7 +429,11 @@ void errseq_sched_point(const void *addr, int is_write)
 	int me;
 	struct thr *t;
 
-	if (!active || !shared_addr(addr))
+	if (!active)
+		return;
+	if (addr != &eseq && is_write)
+		T[self()].since_w = 1;	/* WRITE_ONCE(cur->since, ...) */
+	if (!shared_addr(addr))
 		return;
 	yield(addr, is_write);
 	me = self();
@@ -426,16 +444,51 @@ void errseq_sched_point(const void *addr, int is_write)
 	if (!t->in_op)
 		op_begin(me);
 	/*
-	 * A reader's load, or its SEEN cmpxchg: a failed one hands the value it
-	 * found back to check_and_advance(), which retries from it, so either
-	 * is the read point its result may come from.
+	 * A reader's load, or its SEEN cmpxchg: what it finds is exactly eseq
+	 * now, since no other thread runs before the access. Which of them is
+	 * the read point is known when the op ends (read_point()).
 	 */
 	if (t->ops[op_index[me]].kind != OP_SET) {
 		note("T%d %s %#x", me, is_write ? "cmpxchg finds" : "reads", eseq);
-		t->rd_word = eseq;
-		t->rd_id = id;
-		t->rd_err = last_err;
+		if (t->nacc == MAX_ACC) {
+			fprintf(stderr, "explore: more than %d accesses in an "
+				"op\n", MAX_ACC);
+			exit(2);
+		}
+		t->acc[t->nacc].word = eseq;
+		t->acc[t->nacc].id = id;
+		t->acc[t->nacc++].err = last_err;
 	}
+}
+
+/*
+ * A reader op's read point: the last of its accesses to eseq whose value
+ * determined its result. A report that returns 0 is decided by its last
+ * access (the load that found eseq equal to "since"). A non-zero report
+ * advanced "since" to new = old | SEEN, and reports new's errno: its read
+ * point is the last access that found old (a load, the failed cmpxchg whose
+ * value the retry loop took, or the successful cmpxchg) or found new itself
+ * (the cmpxchg another reader beat); that is, the last access that found the
+ * word "since" now holds, up to SEEN. With the retry loop that is always the
+ * last access; Linux 6.1's algorithm (the advance_no_retry mutant) reports
+ * from its load even when its cmpxchg then fails and finds another word.
+ */
+static void read_point(struct thr *t, int ret)
+{
+	int i = t->nacc - 1;
+
+	if (t->nacc == 0)
+		abort();
+	if (ret && t->since_w) {
+		while (i >= 0 && (t->acc[i].word | ERRSEQ_SEEN_FLAG) !=
+				 (t->adv | ERRSEQ_SEEN_FLAG))
+			i--;
+		if (i < 0)
+			i = t->nacc - 1;	/* no such access: the last */
+	}
+	t->rd_word = t->acc[i].word;
+	t->rd_id = t->acc[i].id;
+	t->rd_err = t->acc[i].err;
 }
 
 void errseq_sched_lock(pthread_mutex_t *lock)
@@ -457,7 +510,13 @@ void errseq_sched_lock(pthread_mutex_t *lock)
 void errseq_sched_unlock(pthread_mutex_t *lock)
 {
 	struct cur *cu = lock_cursor(lock);
+	struct thr *t = &T[self()];
 
+	/* Under the lock: "since" is what this op advanced it to. */
+	if (t->since_w) {
+		t->adv = cu->c.since;
+		t->adv_ok = 1;
+	}
 	if (cu->owner < 0)
 		yield(lock, 1);
 	cu->held = 0;
@@ -483,7 +542,7 @@ static void check_report(int me, struct cur *cu, int ret)
 	     t->rd_word, t->rd_id);
 	if (cu->owner >= 0) {
 		if (t->pmust && !ret &&
-		    (strict_p1 || !t->povl || t->rd_err != cu->lastrep))
+		    (!p1_exempt || !t->povl || t->rd_err != cu->lastrep))
 			violated(1, "a whole set ran since T%d's last report, "
 				 "which now returns 0", me);
 		if (cu->first) {
@@ -515,6 +574,7 @@ static void run_op(int me, int k)
 	int ret;
 
 	op_index[me] = k;
+	t->nacc = t->since_w = t->adv_ok = 0;
 	switch (op->kind) {
 	case OP_SET:
 		t->cur_err = op->arg;
@@ -526,6 +586,7 @@ static void run_op(int me, int k)
 	case OP_INIT:
 		cu = op_cursor(t, k);
 		errseq_cursor_init(&cu->c, &eseq);
+		read_point(t, 0);
 		cu->in_op = 0;
 		cu->s_unseen = t->rd_word && !(t->rd_word & ERRSEQ_SEEN_FLAG);
 		cu->s_id = t->rd_id;
@@ -541,6 +602,10 @@ static void run_op(int me, int k)
 		ret = -errseq_cursor_report(&cu->c, &eseq);
 		observe();
 		cu->in_op = 0;
+		/* No lock (cursor_nolock): a private "since" is still exact. */
+		if (t->since_w && !t->adv_ok)
+			t->adv = cu->c.since;
+		read_point(t, ret);
 		check_report(me, cu, ret);
 		break;
 	}
@@ -607,6 +672,7 @@ static void run_once(void)
 		T[t].waiting = NULL;
 		T[t].clean = 0;
 		T[t].rd_word = 0;
+		T[t].nacc = T[t].since_w = T[t].adv_ok = 0;
 		T[t].rd_id = T[t].rd_err = 0;
 	}
 	active = 1;
@@ -715,7 +781,7 @@ bad:
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: explore [--strict-p1] [--expect Pn] "
+	fprintf(stderr, "usage: explore [--p1-exemption] [--expect Pn] "
 		"--prog PROGRAM\n");
 	exit(2);
 }
@@ -725,7 +791,7 @@ int main(int argc, char **argv)
 	static const struct option lopts[] = {
 		{ "prog", required_argument, NULL, 'p' },
 		{ "expect", required_argument, NULL, 'e' },
-		{ "strict-p1", no_argument, NULL, 's' },
+		{ "p1-exemption", no_argument, NULL, 'x' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -744,8 +810,8 @@ int main(int argc, char **argv)
 				usage();
 			expect = optarg[1] - '0';
 			break;
-		case 's':
-			strict_p1 = 1;
+		case 'x':
+			p1_exempt = 1;
 			break;
 		case 'v':
 			verbose = 1;
@@ -782,7 +848,7 @@ int main(int argc, char **argv)
 
 	printf("program \"%s\"%s: %lu schedules (%lu of them cut short by "
 	       "sleep sets)%s, up to %d choice points, %.2fs\n", prog,
-	       strict_p1 ? " (strict P1)" : "", schedules, n_pruned,
+	       p1_exempt ? " (P1 with the exemption)" : "", schedules, n_pruned,
 	       expect >= 0 && violations[expect] ? ", stopped at the violation" :
 	       "",
 	       max_depth, (double)(t1.tv_sec - t0.tv_sec) +
