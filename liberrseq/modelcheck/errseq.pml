@@ -14,8 +14,9 @@
  *   SHARED        all readers share cursor 0 (initialised before they start)
  *   CTR_BITS      counter width; 19 is errseq_t's, smaller makes wrap reachable
  *   SAME_ERRNO    every set uses EIO (else writers alternate EIO and ENOSPC)
- *   P1_STRICT     check P1 without the kernel's window exemption
- *   FIX           check_and_advance retries a failed cmpxchg (proposed fix)
+ *   UPSTREAM      Linux 6.1's check_and_advance: no retry after a failed
+ *                 cmpxchg (the default is liberrseq's, which retries)
+ *   P1_EXEMPT     check P1 with the exemption Linux 6.1's algorithm needs
  *   MUT_*         the planted bugs of tests/mutants/*.sed
  */
 
@@ -96,6 +97,13 @@ hidden byte PROP1, PROP2, PROP3, PROP4, PROP5;
 #endif
 
 int eseq;			/* the errseq_t */
+
+/* check_and_advance's new = old | ERRSEQ_SEEN. */
+#ifdef MUT_NO_SEEN
+#define ADD_SEEN(o)	(o)
+#else
+#define ADD_SEEN(o)	((o) | SEEN)
+#endif
 
 /*
  * Ghost state, for the properties only. A reader op's interval begins at its
@@ -249,10 +257,10 @@ inline op_end()
 #else
 	inop = inop & ~BIT(me);
 	/* P1: no lost error. */
-#ifdef P1_STRICT
-	CHECK1(!pmust || ret != 0);
-#else
+#ifdef P1_EXEMPT
 	CHECK1(!pmust || ret != 0 || (povl && rerr == lastrep[me]));
+#else
+	CHECK1(!pmust || ret != 0);
 #endif
 	/* P4: sampling. */
 	if
@@ -351,11 +359,7 @@ proctype reader(byte me)
 				if
 				:: old == SINCE -> DECIDED_PRIVATE(0)
 				:: else ->
-#ifdef MUT_NO_SEEN
-					new = old;
-#else
-					new = old | SEEN;
-#endif
+					new = ADD_SEEN(old);
 					if
 					:: new == old -> DECIDED_PRIVATE(new & MASK)
 					:: else
@@ -366,27 +370,34 @@ proctype reader(byte me)
 			if
 			:: old == s -> ret = 0
 			:: else ->
-#ifdef FIX
-				/* Retry until SEEN is in the word we report. */
+#ifndef UPSTREAM
+				/*
+				 * for (;;) { new = old | SEEN; if (new == old)
+				 * break; cur = cmpxchg(eseq, old, new); if (cur ==
+				 * old || cur == new) break; old = cur; }
+				 * The value each cmpxchg finds is the read point.
+				 */
 				do
 				:: new == old -> break
 				:: else ->
 					atomic {	/* cur = cmpxchg(eseq, old, new) */
 						cur = eseq;
+						rid = id;
+						rerr = last_err;
 						if
 						:: cur == old ->
 							eseq = new;
 							DECIDED_PRIVATE(new & MASK);
 							break
+						:: cur == new ->
+							DECIDED_PRIVATE(new & MASK);
+							break
 						:: else ->
+							printf("R%d cmpxchg %x -> %x failed: %x, retry\n",
+							       me, old, new, cur);
 							old = cur;
-							rid = id;
-							rerr = last_err;
-							new = old | SEEN;
+							new = ADD_SEEN(old);
 							if
-							:: old == s ->
-								DECIDED_PRIVATE(0);
-								break
 							:: new == old ->
 								DECIDED_PRIVATE(new & MASK)
 							:: else
@@ -394,11 +405,8 @@ proctype reader(byte me)
 						fi
 					}
 				od;
-				if
-				:: old == s -> ret = 0
-				:: else -> atomic { SINCE = new; ret = new & MASK }
-				fi
 #else
+				/* Linux 6.1: one cmpxchg, whatever it finds. */
 				if
 				:: new != old ->
 					atomic {	/* cmpxchg(eseq, old, new) */
@@ -412,6 +420,7 @@ proctype reader(byte me)
 					}
 				:: else
 				fi;
+#endif
 				atomic {	/* WRITE_ONCE(*since, new) */
 #ifdef MUT_SINCE_OLD
 					SINCE = old;
@@ -420,7 +429,6 @@ proctype reader(byte me)
 #endif
 					ret = new & MASK
 				}
-#endif
 			fi;
 #ifndef MUT_CURSOR_NOLOCK
 			atomic { LOCK = 0; DECIDED_SHARED(ret); reset() }
