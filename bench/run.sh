@@ -20,7 +20,7 @@ done
 "$LIBERRSEQ_ROOT/scripts/deps.sh" bench
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-build="$LIBERRSEQ_CACHE/bench/build"
+build=$(build_dir bench/build)
 log "building errseq_bench in $build"
 cmake -S "$LIBERRSEQ_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	-DBUILD_TESTING=OFF >"$out/cmake.log" 2>&1 || { cat "$out/cmake.log" >&2; die "cmake failed"; }

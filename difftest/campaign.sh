@@ -77,7 +77,7 @@ progress() { printf '[difftest %4ss] %s\n' $(($(date +%s) - t_start)) "$*" >&2; 
 
 # --- host tools
 if [ -z "$build" ]; then
-	build=$DT_CACHE/build
+	build=$(build_dir difftest/build)
 	progress "building host tools in $build"
 	cmake -S "$LIBERRSEQ_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	nice cmake --build "$build" -j"$(nproc)" --target difftest dtguest >/dev/null

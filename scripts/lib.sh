@@ -6,3 +6,14 @@ export LIBERRSEQ_ROOT LIBERRSEQ_CACHE
 
 die() { echo "error: $*" >&2; exit 1; }
 log() { echo "==> $*" >&2; }
+
+# A CMake build directory under the cache for this checkout: CMake refuses a
+# build directory configured from another source tree, and clones at different
+# paths (CI's, a developer's) share one cache, so the path is keyed by the
+# checkout's location.
+# usage: build_dir NAME   prints $LIBERRSEQ_CACHE/NAME-<8 hex digits>
+build_dir() {
+	local key
+	key=$(printf '%s' "$LIBERRSEQ_ROOT" | sha256sum | cut -c1-8)
+	printf '%s/%s-%s\n' "$LIBERRSEQ_CACHE" "$1" "$key"
+}

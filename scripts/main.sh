@@ -10,7 +10,7 @@ quick=0
 [ $# -le $quick ] || die "usage: $0 [--quick]"
 
 "$LIBERRSEQ_ROOT/scripts/deps.sh" all
-build=${LIBERRSEQ_BUILD:-$LIBERRSEQ_CACHE/build-main}
+build=${LIBERRSEQ_BUILD:-$(build_dir build-main)}
 jobs=$(nproc)
 started=$SECONDS
 step() { log "[$((SECONDS - started))s] $*"; }

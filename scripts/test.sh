@@ -4,7 +4,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 "$LIBERRSEQ_ROOT/scripts/deps.sh" all
-build=${LIBERRSEQ_BUILD:-$LIBERRSEQ_CACHE/build-test}
+build=${LIBERRSEQ_BUILD:-$(build_dir build-test)}
 jobs=$(nproc)
 log "configuring in $build"
 cmake -S "$LIBERRSEQ_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
