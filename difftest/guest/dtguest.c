@@ -377,7 +377,13 @@ static void result(struct dt_opres *o, int which, long ret, int err)
 {
 	o->ret[which] = ret;
 	o->err[which] = ret < 0 ? err : 0;
-	o->done |= 1 << which;
+	/*
+	 * The two threads of a "par" op finish together: a plain |= here lost
+	 * one thread's bit now and then, and the campaign reported the missing
+	 * result as a kernel divergence (par-syncfs, any kernel).  pthread_join
+	 * orders the rest; the read-modify-write itself must be atomic.
+	 */
+	__atomic_fetch_or(&o->done, 1 << which, __ATOMIC_RELAXED);
 }
 
 static char wbuf[1 << 20];
