@@ -63,4 +63,26 @@ printf '#include <errseq.h>\nint main() { errseq_t e = 0; return errseq_check(&e
 c++ -Wall -Werror -o "$work/cxx" "$work/cxx.cc" $(pkg-config --cflags --libs liberrseq) \
 	-Wl,-rpath,"$libdir"
 "$work/cxx"
+if [ -f "$libdir/pkgconfig/liberrseq-table.pc" ]; then
+	echo "== liberrseq-table: pkg-config (shared), find_package(liberrseq COMPONENTS table)"
+	cc -Wall -Werror -o "$work/table_pc" "$here/table_consumer.c" \
+		$(pkg-config --cflags --libs liberrseq-table) -Wl,-rpath,"$libdir"
+	# liberrseq-table.so needs liberrseq.so.1: the RUNPATH of an executable does not
+	# serve its libraries' own dependencies, and this prefix is not a system one
+	LD_LIBRARY_PATH=$libdir "$work/table_pc"
+	mkdir "$work/tcm"
+	cp "$here/table_consumer.c" "$work/tcm/"
+	cat >"$work/tcm/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.20)
+project(liberrseq_table_consumer C)
+find_package(liberrseq 1.0 REQUIRED COMPONENTS table)
+add_executable(table_consumer table_consumer.c)
+target_link_libraries(table_consumer liberrseq::errseq_table)
+CM
+	cmake -S "$work/tcm" -B "$work/tcm/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+	cmake --build "$work/tcm/build" >/dev/null
+	LD_LIBRARY_PATH=$libdir "$work/tcm/build/table_consumer"
+else
+	echo "== liberrseq-table not installed (built without liburcu): skipped"
+fi
 echo "installed liberrseq works: pkg-config, CMake package, C and C++"
