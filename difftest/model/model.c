@@ -851,6 +851,29 @@ static int run_par(struct m_state *m, const struct dt_op *op, const struct dt_op
 			n++;
 		}
 	}
+	if (m->c.md_cursor && (op->sub[0].code == OP_FSYNC || op->sub[0].code == OP_FDATASYNC) &&
+	    (op->sub[1].code == OP_FSYNC || op->sub[1].code == OP_FDATASYNC) &&
+	    op->sub[0].fd == op->sub[1].fd && m->fd[op->sub[0].fd].state == 1) {
+		/*
+		 * Two fsyncs on one descriptor check two cursors, f_wb_err then
+		 * f_md_wb_err, each advanced under f_lock: one thread can win
+		 * the data cursor and the other the metadata cursor, so a data
+		 * and a metadata error go one to each thread (each reported
+		 * once, as the contract asks).  Modelled as the winner of the
+		 * data cursor running without its metadata check.
+		 */
+		for (int first = 0; first < 2; first++) {
+			struct out w0 = {&res[n], first}, w1 = {&res[n], !first};
+
+			cand[n] = *m;
+			memset(&res[n], 0, sizeof(res[n]));
+			cand[n].c.md_cursor = 0;
+			step(&cand[n], &op->sub[first], &w0);
+			cand[n].c.md_cursor = 1;
+			step(&cand[n], &op->sub[!first], &w1);
+			n++;
+		}
+	}
 	for (int k = 0; k < n; k++) {
 		if (!obs || (opres_equal(&res[k], obs, 0) && opres_equal(&res[k], obs, 1) &&
 			     (!trace || trace_equal_par(&res[k], obs)))) {
