@@ -140,10 +140,13 @@ static int dm_table(void)
 	return 0;
 }
 
+static int write_file(const char *path, const char *s);
+
 static int dm_up(char *why, size_t len)
 {
 	struct stat st;
-	int fd;
+	char p[64];
+	int fd, r;
 
 	if (dmctl < 0) {
 		dmctl = open("/dev/mapper/control", O_RDWR | O_CLOEXEC);
@@ -175,6 +178,22 @@ static int dm_up(char *why, size_t len)
 	nfail = 0;
 	if (dm_table()) {
 		snprintf(why, len, "dm table load: %s", strerror(errno));
+		return -1;
+	}
+	/*
+	 * Pages go out only at the model's writeback points. The flusher also
+	 * starts background writeback of a device over its share of the
+	 * background threshold (wb_over_bg_thresh()), and a dm device made for
+	 * this script has earned almost no share: with dirty_writeback_centisecs
+	 * 0 its first dirty inode wakes the flusher at once, and a page written
+	 * over a failed extent went out (and failed) in the middle of a later
+	 * op. min_ratio gives the device a floor of half the threshold (its bdi
+	 * exists once the first table is loaded).
+	 */
+	snprintf(p, sizeof(p), "/sys/class/bdi/%u:%u/min_ratio", major(dmb.io.dev),
+		 minor(dmb.io.dev));
+	if ((r = write_file(p, "50"))) {
+		snprintf(why, len, "%s: %s", p, strerror(-r));
 		return -1;
 	}
 	return 0;
