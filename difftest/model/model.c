@@ -72,6 +72,7 @@ void dt_contract_patched(struct dt_contract *c)
 	c->md_cursor = 1;
 	c->keep_unseen = 1;
 	c->syncfs_locked = 1;
+	c->syncfs_cursor_only = 1;
 }
 
 int dt_contract_parse(const char *s, struct dt_contract *c)
@@ -99,6 +100,8 @@ int dt_contract_parse(const char *s, struct dt_contract *c)
 			c->keep_unseen = v;
 		else if (!strcmp(w, "syncfs_locked"))
 			c->syncfs_locked = v;
+		else if (!strcmp(w, "syncfs_cursor_only"))
+			c->syncfs_cursor_only = v;
 		else
 			return -1;
 	}
@@ -109,12 +112,12 @@ void dt_contract_format(const struct dt_contract *c, char *buf, size_t len)
 {
 	const char *name = "custom";
 
-	if (c->md_cursor && c->keep_unseen && c->syncfs_locked)
+	if (c->md_cursor && c->keep_unseen && c->syncfs_locked && c->syncfs_cursor_only)
 		name = "patched";
-	else if (!c->md_cursor && !c->keep_unseen && !c->syncfs_locked)
+	else if (!c->md_cursor && !c->keep_unseen && !c->syncfs_locked && !c->syncfs_cursor_only)
 		name = "stock";
-	snprintf(buf, len, "%s (md_cursor=%d keep_unseen=%d syncfs_locked=%d%s%s)", name,
-		 c->md_cursor, c->keep_unseen, c->syncfs_locked,
+	snprintf(buf, len, "%s (md_cursor=%d keep_unseen=%d syncfs_locked=%d syncfs_cursor_only=%d%s%s)",
+		 name, c->md_cursor, c->keep_unseen, c->syncfs_locked, c->syncfs_cursor_only,
 		 c->bug ? " bug=" : "", c->bug ? dt_bug_name(c->bug) : "");
 }
 
@@ -364,9 +367,13 @@ static int do_syncfs(struct m_state *m, struct m_fd *f, int *flags_part, struct 
 
 	/* fs/sync.c syncfs(): sync_filesystem() ends with sync_blockdev(sb->s_bdev)
 	 * = filemap_write_and_wait() on the bdev mapping, whose
-	 * filemap_check_errors() consumes AS_EIO/AS_ENOSPC there */
+	 * filemap_check_errors() consumes AS_EIO/AS_ENOSPC there.  Patched
+	 * (syncfs_cursor_only, kernel-port 0014): the flags are cleared, not
+	 * returned; the error comes from f_sb_err. */
 	writeback_all(m, w);
 	ret = filemap_check_errors(&m->bdev_as);
+	if (m->c.syncfs_cursor_only)
+		ret = 0;
 	if (flags_part)
 		*flags_part = ret;
 	ret2 = errseq_check_and_advance(&m->s_wb_err, &f->f_sb_err);
@@ -823,9 +830,10 @@ static int run_par(struct m_state *m, const struct dt_op *op, const struct dt_op
 		 * test-and-clear of AS_EIO/AS_ENOSPC on the bdev mapping (one
 		 * caller in the system gets it) and the f_sb_err cursor.  Racing,
 		 * the flag can go to one thread and the cursor's report to the
-		 * other, even with the cursor advanced under f_lock (patched):
-		 * one metadata error, returned by both.  Unlocked (stock), both
-		 * may also read the same f_sb_err and both report through it.
+		 * other, even with the cursor advanced under f_lock (0003): one
+		 * metadata error, returned by both; syncfs_cursor_only (0014)
+		 * takes the flags out of syncfs's result.  Unlocked (stock),
+		 * both may also read the same f_sb_err and both report it.
 		 */
 		for (int first = 0; first < 2; first++) {
 			struct m_state t = *m;
@@ -836,6 +844,8 @@ static int run_par(struct m_state *m, const struct dt_op *op, const struct dt_op
 			memset(&res[n], 0, sizeof(res[n]));
 			writeback_all(&t, &wb);
 			fl[first] = filemap_check_errors(&t.bdev_as);
+			if (m->c.syncfs_cursor_only)
+				fl[first] = 0;
 			fl[!first] = 0;
 			r2[!first] = errseq_check_and_advance(&t.s_wb_err, &f->f_sb_err);
 			/* locked: the other thread finds the cursor advanced */

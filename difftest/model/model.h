@@ -42,13 +42,17 @@ struct dt_contract {
 	int keep_unseen;   /* an inode holding an unseen writeback error is not evicted */
 	int syncfs_locked; /* syncfs advances f_sb_err under f_lock: two threads calling
 			      syncfs on one descriptor never both report one error */
+	int syncfs_cursor_only; /* syncfs reports the bdev's writeback errors through
+				   f_sb_err only, not from the bdev mapping's AS_EIO/
+				   AS_ENOSPC flags (which it still clears): the latest
+				   errno, and never one report per channel */
 	enum dt_bug bug;
 };
 
 void dt_contract_stock(struct dt_contract *c);
 void dt_contract_patched(struct dt_contract *c);
 /* "stock", "patched", or a comma list of switches: md_cursor,keep_unseen,syncfs_locked,
- * each optionally prefixed with "no-"; applied over the current value. */
+ * syncfs_cursor_only, each optionally prefixed with "no-"; applied over the current value. */
 int dt_contract_parse(const char *s, struct dt_contract *c);
 void dt_contract_format(const struct dt_contract *c, char *buf, size_t len);
 

@@ -188,6 +188,48 @@ START_TEST(t_as_flags_precedence)
 	ck_assert_int_eq(ERR(r, 6), ENOSPC);
 	ck_assert_int_eq(ERR(r, 8), EIO); /* AS_EIO for any errno but ENOSPC */
 	dt_sresult_free(&r);
+	/* patched (0014): syncfs reports the latest errno, through f_sb_err */
+	r = run("patched", FS_EXT2,
+		"open d0 f0 creat\nerror meta EIO\nerror meta ENOSPC\nsyncfs d0\n"
+		"error meta EROFS\nsyncfs d0\nsyncfs d0\n");
+	ck_assert_int_eq(ERR(r, 3), ENOSPC);
+	ck_assert_int_eq(ERR(r, 5), EROFS);
+	ck_assert_int_eq(ERR(r, 6), 0);
+	dt_sresult_free(&r);
+}
+END_TEST
+
+START_TEST(t_par_syncfs_meta)
+{
+	/* one metadata error, returned by both threads: the flag to one, the
+	 * cursor to the other; locking the cursor does not prevent it, taking
+	 * the flags out of syncfs's result (syncfs_cursor_only) does */
+	struct dt_batch b = parse_ok("open d0 f0 creat\nerror meta EIO\npar syncfs d0 ; syncfs d0\n");
+	struct dt_contract c;
+	struct dt_sresult obs, pred;
+	struct dt_divergence div;
+
+	dt_sresult_init(&obs, b.scripts[0].name, 3);
+	obs.complete = 1;
+	obs.ops[0].done = obs.ops[1].done = 1;
+	dt_opres_trace(&obs.ops[1], "set bdev 0x0");
+	obs.ops[2].done = 3;
+	obs.ops[2].ret[0] = obs.ops[2].ret[1] = -1;
+	obs.ops[2].err[0] = obs.ops[2].err[1] = EIO;
+	dt_contract_stock(&c);
+	ck_assert_int_eq(dt_contract_parse("patched,no-syncfs_cursor_only", &c), 0);
+	ck_assert_int_eq(dt_model_run(&c, FS_EXT2, &b.scripts[0], &obs, &pred, &div), 0);
+	dt_sresult_free(&pred);
+	dt_contract_patched(&c);
+	ck_assert_int_eq(dt_model_run(&c, FS_EXT2, &b.scripts[0], &obs, &pred, &div), 1);
+	ck_assert_int_eq(div.op, 2);
+	dt_sresult_free(&pred);
+	obs.ops[2].ret[0] = 0;
+	obs.ops[2].err[0] = 0;
+	ck_assert_int_eq(dt_model_run(&c, FS_EXT2, &b.scripts[0], &obs, &pred, &div), 0);
+	dt_sresult_free(&pred);
+	dt_sresult_free(&obs);
+	dt_batch_free(&b);
 }
 END_TEST
 
@@ -334,6 +376,7 @@ int main(void)
 	tcase_add_test(tc, t_pg_reopen_no_evict);
 	tcase_add_test(tc, t_sfr_flags);
 	tcase_add_test(tc, t_syncfs_sb);
+	tcase_add_test(tc, t_par_syncfs_meta);
 	tcase_add_test(tc, t_meta);
 	tcase_add_test(tc, t_as_flags_precedence);
 	tcase_add_test(tc, t_patched_ext2_early_return);

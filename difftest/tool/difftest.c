@@ -47,7 +47,8 @@ static void usage(void)
 		"       difftest compare [-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] "
 		"BATCH RESULTS\n"
 		"       difftest shrink [-c CONTRACT] [-f FS] [-r ROUND] DIVBATCH [RESULTS]\n"
-		"CONTRACT: stock | patched | md_cursor,keep_unseen,syncfs_locked (no-X to clear),"
+		"CONTRACT: stock | patched | md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only"
+		" (no-X to clear),"
 		" bug=NAME\nFS: ext2 | ext4-ordered | ext4-journal\n");
 	exit(2);
 }
@@ -350,10 +351,28 @@ static int count_ops(const struct dt_script *s)
 	return n;
 }
 
+/* The contract's switches, in the order of the report's "attributed to" column. */
+static const char *const swn[] = {"md_cursor", "keep_unseen", "syncfs_locked", "syncfs_cursor_only"};
+#define NSW ((int)(sizeof(swn) / sizeof(swn[0])))
+
+static int *sw_ptr(struct dt_contract *c, int sw)
+{
+	switch (sw) {
+	case 0:
+		return &c->md_cursor;
+	case 1:
+		return &c->keep_unseen;
+	case 2:
+		return &c->syncfs_locked;
+	default:
+		return &c->syncfs_cursor_only;
+	}
+}
+
 struct cls {
 	char name[DT_NAME_MAX];
 	long ops, scripts, divscripts, divops;
-	long why[5]; /* md_cursor, keep_unseen, syncfs_locked, unexplained, several */
+	long why[NSW + 2]; /* per switch (swn[]), then several switches, unexplained */
 };
 
 static int cmd_compare(int argc, char **argv)
@@ -431,46 +450,46 @@ static int cmd_compare(int argc, char **argv)
 		}
 		if (nd) {
 			struct dt_script t;
-			char why[64] = "";
+			char why[96] = "";
+			int best = -1, slot;
 
 			total_div++;
 			/* attribute it: the smallest set of the contract's switches
 			 * that, turned off, makes the kernel agree (a documented
 			 * deviation); none: "unexplained" */
-			{
-				static const char *const swn[] = {"md_cursor", "keep_unseen",
-								  "syncfs_locked"};
-				int best = -1;
+			for (int size = 1; size <= NSW && best < 0; size++)
+				for (int mask = 1; mask < (1 << NSW) && best < 0; mask++) {
+					struct dt_contract alt = contract;
+					int ok = 1;
 
-				for (int size = 1; size <= 3 && best < 0; size++)
-					for (int mask = 1; mask < 8 && best < 0; mask++) {
-						struct dt_contract alt = contract;
-						int ok = 1;
+					if (__builtin_popcount((unsigned)mask) != size)
+						continue;
+					for (int sw = 0; sw < NSW; sw++) {
+						int *v = sw_ptr(&alt, sw);
 
-						if (__builtin_popcount((unsigned)mask) != size)
+						if (!(mask & (1 << sw)))
 							continue;
-						for (int sw = 0; sw < 3; sw++) {
-							int *v = sw == 0 ? &alt.md_cursor : sw == 1 ? &alt.keep_unseen
-												   : &alt.syncfs_locked;
-
-							if (!(mask & (1 << sw)))
-								continue;
-							if (!*v)
-								ok = 0;
-							*v = 0;
-						}
-						if (ok && dt_model_run(&alt, fs, s, o, NULL, NULL) == 0)
-							best = mask;
+						if (!*v)
+							ok = 0;
+						*v = 0;
 					}
-				for (int sw = 0; sw < 3 && best > 0; sw++)
-					if (best & (1 << sw))
-						snprintf(why + strlen(why), sizeof(why) - strlen(why), "%s%s",
-							 why[0] ? "+" : "", swn[sw]);
-			}
+					if (ok && dt_model_run(&alt, fs, s, o, NULL, NULL) == 0)
+						best = mask;
+				}
+			for (int sw = 0; sw < NSW && best > 0; sw++)
+				if (best & (1 << sw))
+					snprintf(why + strlen(why), sizeof(why) - strlen(why), "%s%s",
+						 why[0] ? "+" : "", swn[sw]);
+			if (best < 0)
+				slot = NSW + 1;
+			else if (__builtin_popcount((unsigned)best) > 1)
+				slot = NSW;
+			else
+				slot = __builtin_ctz((unsigned)best);
 			printf("DIVERGE %s [%s]: %s\n", s->name, why[0] ? why : "unexplained",
 			       div.what);
 			if (c)
-				c->why[!why[0] ? 3 : strchr(why, '+') ? 4 : why[0] == 'm' ? 0 : why[0] == 'k' ? 1 : 2]++;
+				c->why[slot]++;
 			if (df) {
 				/* keep the ops up to and including the first divergence */
 				dt_script_copy(&t, s);
@@ -490,12 +509,14 @@ static int cmd_compare(int argc, char **argv)
 			fprintf(stderr, "difftest: %s: %s\n", tsv, strerror(errno));
 			return 2;
 		}
-		for (int j = 0; j < ncl; j++)
-			fprintf(t, "%s\t%s\t%s\t%s\t%ld\t%ld\t%ld\t%ld\tmd_cursor:%ld,keep_unseen:%ld,"
-				"syncfs_locked:%ld,several-switches:%ld,unexplained:%ld\n", kernel,
-				dt_fs_name(fs), cs, cl[j].name, cl[j].ops, cl[j].scripts, cl[j].divscripts,
-				cl[j].divops, cl[j].why[0], cl[j].why[1], cl[j].why[2], cl[j].why[4],
-				cl[j].why[3]);
+		for (int j = 0; j < ncl; j++) {
+			fprintf(t, "%s\t%s\t%s\t%s\t%ld\t%ld\t%ld\t%ld\t", kernel, dt_fs_name(fs), cs,
+				cl[j].name, cl[j].ops, cl[j].scripts, cl[j].divscripts, cl[j].divops);
+			for (int sw = 0; sw < NSW; sw++)
+				fprintf(t, "%s:%ld,", swn[sw], cl[j].why[sw]);
+			fprintf(t, "several_switches:%ld,unexplained:%ld\n", cl[j].why[NSW],
+				cl[j].why[NSW + 1]);
+		}
 		fclose(t);
 	}
 	printf("compared %d script(s) on %s, %s, contract %s: %d divergent%s", b.nscripts, kernel,
