@@ -45,6 +45,22 @@ static struct dt_sresult run(const char *contract, enum dt_fs fs, const char *te
 
 #define ERR(r, i) ((r).ops[i].ret[0] < 0 ? (r).ops[i].err[0] : 0)
 
+/*
+ * Observed results of "open; <one error op>; par syncfs d0 ; syncfs d0" in
+ * which both threads return EIO; @trace1 is the error op's trace event.
+ */
+static void obs_par_both_eio(struct dt_sresult *obs, const struct dt_script *s,
+			     const char *trace1)
+{
+	dt_sresult_init(obs, s->name, 3);
+	obs->complete = 1;
+	obs->ops[0].done = obs->ops[1].done = 1;
+	dt_opres_trace(&obs->ops[1], trace1);
+	obs->ops[2].done = 3;
+	obs->ops[2].ret[0] = obs->ops[2].ret[1] = -1;
+	obs->ops[2].err[0] = obs->ops[2].err[1] = EIO;
+}
+
 START_TEST(t_many_fds)
 {
 	struct dt_sresult r = run("stock", FS_EXT4_ORDERED,
@@ -209,13 +225,7 @@ START_TEST(t_par_syncfs_meta)
 	struct dt_sresult obs, pred;
 	struct dt_divergence div;
 
-	dt_sresult_init(&obs, b.scripts[0].name, 3);
-	obs.complete = 1;
-	obs.ops[0].done = obs.ops[1].done = 1;
-	dt_opres_trace(&obs.ops[1], "set bdev 0x0");
-	obs.ops[2].done = 3;
-	obs.ops[2].ret[0] = obs.ops[2].ret[1] = -1;
-	obs.ops[2].err[0] = obs.ops[2].err[1] = EIO;
+	obs_par_both_eio(&obs, &b.scripts[0], "set bdev 0x0");
 	dt_contract_stock(&c);
 	ck_assert_int_eq(dt_contract_parse("patched,no-syncfs_cursor_only", &c), 0);
 	ck_assert_int_eq(dt_model_run(&c, FS_EXT2, &b.scripts[0], &obs, &pred, &div), 0);
@@ -270,15 +280,7 @@ START_TEST(t_par_outcomes)
 	struct dt_divergence div;
 
 	/* both threads report: allowed when syncfs is unlocked (stock), not when locked */
-	dt_sresult_init(&obs, b.scripts[0].name, 3);
-	obs.complete = 1;
-	for (int i = 0; i < 2; i++) {
-		obs.ops[i].done = 1;
-	}
-	dt_opres_trace(&obs.ops[1], "set f0 0x0");
-	obs.ops[2].done = 3;
-	obs.ops[2].ret[0] = obs.ops[2].ret[1] = -1;
-	obs.ops[2].err[0] = obs.ops[2].err[1] = EIO;
+	obs_par_both_eio(&obs, &b.scripts[0], "set f0 0x0");
 	dt_contract_stock(&c);
 	ck_assert_int_eq(dt_model_run(&c, FS_EXT2, &b.scripts[0], &obs, &pred, &div), 0);
 	dt_sresult_free(&pred);
