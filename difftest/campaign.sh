@@ -289,7 +289,7 @@ fi
 	echo
 	echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') by difftest/campaign.sh: seed $seed, $ops random ops per filesystem mode ($per per script)$([ $scenarios = 1 ] && echo ', plus the scenarios in difftest/scenarios')$([ -n "$bug" ] && echo ", model with planted bug **$bug**")."
 	echo
-	echo "Contract \`stock\`: Linux 6.1 as released. Contract \`patched\`: md_cursor, keep_unseen, syncfs_locked, syncfs_cursor_only (see difftest/README.md). Divergent scripts are attributed to the one contract switch that, turned off, makes the kernel agree."
+	echo "Contract \`stock\`: Linux 6.1 as released. Contract \`patched\`: md_cursor, keep_unseen, syncfs_locked, syncfs_cursor_only (see difftest/README.md). Divergent scripts are attributed to the smallest set of contract switches that, turned off, makes the kernel agree (the first such set in the order above)."
 	echo
 	awk -F'\t' '
 	{ key = $1 "\t" $2 "\t" $3; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }

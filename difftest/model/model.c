@@ -15,6 +15,7 @@
 #include "model.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,26 @@ int dt_bug_parse(const char *s, enum dt_bug *out)
 	return -1;
 }
 
+static const struct {
+	const char *name;
+	size_t off;
+} switches[DT_NSWITCHES] = {
+	{"md_cursor", offsetof(struct dt_contract, md_cursor)},
+	{"keep_unseen", offsetof(struct dt_contract, keep_unseen)},
+	{"syncfs_locked", offsetof(struct dt_contract, syncfs_locked)},
+	{"syncfs_cursor_only", offsetof(struct dt_contract, syncfs_cursor_only)},
+};
+
+const char *dt_switch_name(int i)
+{
+	return switches[i].name;
+}
+
+int *dt_contract_switch(struct dt_contract *c, int i)
+{
+	return (int *)((char *)c + switches[i].off);
+}
+
 void dt_contract_stock(struct dt_contract *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -69,10 +90,8 @@ void dt_contract_stock(struct dt_contract *c)
 void dt_contract_patched(struct dt_contract *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->md_cursor = 1;
-	c->keep_unseen = 1;
-	c->syncfs_locked = 1;
-	c->syncfs_cursor_only = 1;
+	for (int i = 0; i < DT_NSWITCHES; i++)
+		*dt_contract_switch(c, i) = 1;
 }
 
 int dt_contract_parse(const char *s, struct dt_contract *c)
@@ -83,42 +102,50 @@ int dt_contract_parse(const char *s, struct dt_contract *c)
 		return -1;
 	strcpy(buf, s);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int v = 1;
+		int v = 1, i;
 		char *w = tok;
 
 		if (!strncmp(w, "no-", 3)) {
 			v = 0;
 			w += 3;
 		}
-		if (!strcmp(w, "stock") && v)
+		if (!strcmp(w, "stock") && v) {
 			dt_contract_stock(c);
-		else if (!strcmp(w, "patched") && v)
+			continue;
+		}
+		if (!strcmp(w, "patched") && v) {
 			dt_contract_patched(c);
-		else if (!strcmp(w, "md_cursor"))
-			c->md_cursor = v;
-		else if (!strcmp(w, "keep_unseen"))
-			c->keep_unseen = v;
-		else if (!strcmp(w, "syncfs_locked"))
-			c->syncfs_locked = v;
-		else if (!strcmp(w, "syncfs_cursor_only"))
-			c->syncfs_cursor_only = v;
-		else
+			continue;
+		}
+		for (i = 0; i < DT_NSWITCHES && strcmp(w, switches[i].name); i++)
+			;
+		if (i == DT_NSWITCHES)
 			return -1;
+		*dt_contract_switch(c, i) = v;
 	}
 	return 0;
 }
 
 void dt_contract_format(const struct dt_contract *c, char *buf, size_t len)
 {
+	struct dt_contract t = *c;
 	const char *name = "custom";
+	int on = 0;
+	size_t o;
 
-	if (c->md_cursor && c->keep_unseen && c->syncfs_locked && c->syncfs_cursor_only)
+	for (int i = 0; i < DT_NSWITCHES; i++)
+		on += !!*dt_contract_switch(&t, i);
+	if (on == DT_NSWITCHES)
 		name = "patched";
-	else if (!c->md_cursor && !c->keep_unseen && !c->syncfs_locked && !c->syncfs_cursor_only)
+	else if (!on)
 		name = "stock";
-	snprintf(buf, len, "%s (md_cursor=%d keep_unseen=%d syncfs_locked=%d syncfs_cursor_only=%d%s%s)",
-		 name, c->md_cursor, c->keep_unseen, c->syncfs_locked, c->syncfs_cursor_only,
-		 c->bug ? " bug=" : "", c->bug ? dt_bug_name(c->bug) : "");
+	o = (size_t)snprintf(buf, len, "%s (", name);
+	for (int i = 0; i < DT_NSWITCHES && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s=%d", i ? " " : "", switches[i].name,
+				      *dt_contract_switch(&t, i));
+	if (o < len)
+		snprintf(buf + o, len - o, "%s%s)", c->bug ? " bug=" : "",
+			 c->bug ? dt_bug_name(c->bug) : "");
 }
 
 /* ---- state ---- */

@@ -49,6 +49,11 @@ struct dt_contract {
 	enum dt_bug bug;
 };
 
+/* The switches above, in this order (reports list them so). */
+#define DT_NSWITCHES 4
+const char *dt_switch_name(int i);
+int *dt_contract_switch(struct dt_contract *c, int i);
+
 void dt_contract_stock(struct dt_contract *c);
 void dt_contract_patched(struct dt_contract *c);
 /* "stock", "patched", or a comma list of switches: md_cursor,keep_unseen,syncfs_locked,

@@ -351,28 +351,10 @@ static int count_ops(const struct dt_script *s)
 	return n;
 }
 
-/* The contract's switches, in the order of the report's "attributed to" column. */
-static const char *const swn[] = {"md_cursor", "keep_unseen", "syncfs_locked", "syncfs_cursor_only"};
-#define NSW ((int)(sizeof(swn) / sizeof(swn[0])))
-
-static int *sw_ptr(struct dt_contract *c, int sw)
-{
-	switch (sw) {
-	case 0:
-		return &c->md_cursor;
-	case 1:
-		return &c->keep_unseen;
-	case 2:
-		return &c->syncfs_locked;
-	default:
-		return &c->syncfs_cursor_only;
-	}
-}
-
 struct cls {
 	char name[DT_NAME_MAX];
 	long ops, scripts, divscripts, divops;
-	long why[NSW + 2]; /* per switch (swn[]), then several switches, unexplained */
+	long why[DT_NSWITCHES + 2]; /* per switch, then several switches, unexplained */
 };
 
 static int cmd_compare(int argc, char **argv)
@@ -457,15 +439,15 @@ static int cmd_compare(int argc, char **argv)
 			/* attribute it: the smallest set of the contract's switches
 			 * that, turned off, makes the kernel agree (a documented
 			 * deviation); none: "unexplained" */
-			for (int size = 1; size <= NSW && best < 0; size++)
-				for (int mask = 1; mask < (1 << NSW) && best < 0; mask++) {
+			for (int size = 1; size <= DT_NSWITCHES && best < 0; size++)
+				for (int mask = 1; mask < (1 << DT_NSWITCHES) && best < 0; mask++) {
 					struct dt_contract alt = contract;
 					int ok = 1;
 
 					if (__builtin_popcount((unsigned)mask) != size)
 						continue;
-					for (int sw = 0; sw < NSW; sw++) {
-						int *v = sw_ptr(&alt, sw);
+					for (int sw = 0; sw < DT_NSWITCHES; sw++) {
+						int *v = dt_contract_switch(&alt, sw);
 
 						if (!(mask & (1 << sw)))
 							continue;
@@ -476,14 +458,14 @@ static int cmd_compare(int argc, char **argv)
 					if (ok && dt_model_run(&alt, fs, s, o, NULL, NULL) == 0)
 						best = mask;
 				}
-			for (int sw = 0; sw < NSW && best > 0; sw++)
+			for (int sw = 0; sw < DT_NSWITCHES && best > 0; sw++)
 				if (best & (1 << sw))
 					snprintf(why + strlen(why), sizeof(why) - strlen(why), "%s%s",
-						 why[0] ? "+" : "", swn[sw]);
+						 why[0] ? "+" : "", dt_switch_name(sw));
 			if (best < 0)
-				slot = NSW + 1;
+				slot = DT_NSWITCHES + 1;
 			else if (__builtin_popcount((unsigned)best) > 1)
-				slot = NSW;
+				slot = DT_NSWITCHES;
 			else
 				slot = __builtin_ctz((unsigned)best);
 			printf("DIVERGE %s [%s]: %s\n", s->name, why[0] ? why : "unexplained",
@@ -512,10 +494,10 @@ static int cmd_compare(int argc, char **argv)
 		for (int j = 0; j < ncl; j++) {
 			fprintf(t, "%s\t%s\t%s\t%s\t%ld\t%ld\t%ld\t%ld\t", kernel, dt_fs_name(fs), cs,
 				cl[j].name, cl[j].ops, cl[j].scripts, cl[j].divscripts, cl[j].divops);
-			for (int sw = 0; sw < NSW; sw++)
-				fprintf(t, "%s:%ld,", swn[sw], cl[j].why[sw]);
-			fprintf(t, "several_switches:%ld,unexplained:%ld\n", cl[j].why[NSW],
-				cl[j].why[NSW + 1]);
+			for (int sw = 0; sw < DT_NSWITCHES; sw++)
+				fprintf(t, "%s:%ld,", dt_switch_name(sw), cl[j].why[sw]);
+			fprintf(t, "several_switches:%ld,unexplained:%ld\n", cl[j].why[DT_NSWITCHES],
+				cl[j].why[DT_NSWITCHES + 1]);
 		}
 		fclose(t);
 	}
