@@ -407,6 +407,36 @@ static void result(struct dt_opres *o, int which, long ret, int err)
 
 static char wbuf[1 << 20];
 
+/*
+ * Part of the evict op (sync, sync, this, drop_caches): drop every script
+ * file's clean pages with POSIX_FADV_DONTNEED, which, unlike drop_caches,
+ * drains the other CPUs' LRU caches when a page would not go (a page sitting
+ * there holds an extra reference).  An inode whose page stays is not evicted,
+ * and under stock 6.1 keeps its unseen error.  The second sync: under ext4
+ * data=journal the journal commit in the first one leaves the file's blocks
+ * dirty again (for the checkpoint), and a dirty page stays too.  Measured on
+ * the stock kernel, ext4 data=journal, evictions of written, closed files
+ * (scenario evict-unsynced, 8 a script): one sync and drop_caches kept all 8;
+ * over 13 such scripts, sync, fadvise, drop_caches kept a file in 13, two
+ * syncs and drop_caches in 1, two syncs, fadvise, drop_caches in none.
+ * Opening a file for this reads its errseq, never sets or advances it.
+ */
+static void drop_file_pages(void)
+{
+	char p[256];
+
+	for (int i = 0; i < DT_MAX_FILES; i++) {
+		int fd;
+
+		fpath(p, sizeof(p), i);
+		fd = open(p, O_RDONLY);
+		if (fd < 0)
+			continue;
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		close(fd);
+	}
+}
+
 static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 {
 	char p[256], cmd[320];
@@ -465,6 +495,8 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 		return;
 	case OP_EVICT:
 		sync();
+		sync();
+		drop_file_pages();
 		for (int i = 0; i < 2; i++)
 			write_file("/proc/sys/vm/drop_caches", "3");
 		result(o, which, 0, 0);
