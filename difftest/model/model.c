@@ -388,7 +388,7 @@ static int do_fsync(struct m_state *m, struct m_fd *f, struct out *w)
 	return ret;
 }
 
-static int do_syncfs(struct m_state *m, struct m_fd *f, int *flags_part, struct out *w)
+static int do_syncfs(struct m_state *m, struct m_fd *f, struct out *w)
 {
 	int ret, ret2;
 
@@ -401,8 +401,6 @@ static int do_syncfs(struct m_state *m, struct m_fd *f, int *flags_part, struct 
 	ret = filemap_check_errors(&m->bdev_as);
 	if (m->c.syncfs_cursor_only)
 		ret = 0;
-	if (flags_part)
-		*flags_part = ret;
 	ret2 = errseq_check_and_advance(&m->s_wb_err, &f->f_sb_err);
 	return ret ? ret : ret2;
 }
@@ -553,7 +551,7 @@ sfr_out:
 			fail(w, EBADF);
 			return;
 		}
-		r = do_syncfs(m, f, NULL, w);
+		r = do_syncfs(m, f, w);
 		put(w, r ? -1 : 0, -r);
 		return;
 	case OP_CLOSE:
