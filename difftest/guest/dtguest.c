@@ -420,21 +420,26 @@ static char wbuf[1 << 20];
  * over 13 such scripts, sync, fadvise, drop_caches kept a file in 13, two
  * syncs and drop_caches in 1, two syncs, fadvise, drop_caches in none.
  * Opening a file for this reads its errseq, never sets or advances it.
+ * Returns 0 or the first error of posix_fadvise() (a positive errno).
  */
-static void drop_file_pages(void)
+static int drop_file_pages(void)
 {
 	char p[256];
+	int err = 0;
 
 	for (int i = 0; i < DT_MAX_FILES; i++) {
-		int fd;
+		int fd, e;
 
 		fpath(p, sizeof(p), i);
 		fd = open(p, O_RDONLY);
 		if (fd < 0)
 			continue;
-		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		if (e && !err)
+			err = e;
 		close(fd);
 	}
+	return err;
 }
 
 static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
@@ -494,12 +499,13 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 		result(o, which, r, errno);
 		return;
 	case OP_EVICT:
+		/* a failed step shows as the evict op's result: the model says 0 */
 		sync();
 		sync();
-		drop_file_pages();
-		for (int i = 0; i < 2; i++)
-			write_file("/proc/sys/vm/drop_caches", "3");
-		result(o, which, 0, 0);
+		r = drop_file_pages();
+		for (int i = 0; i < 2 && !r; i++)
+			r = -write_file("/proc/sys/vm/drop_caches", "3");
+		result(o, which, r ? -1 : 0, (int)r);
 		return;
 	case OP_SYNC:
 		sync();
