@@ -13,7 +13,7 @@
  *
  * errseq64_t is the same with a 51-bit counter (bits 13-63).
  *
- * See errseq(3) in liberrseq/README.md for the contract.
+ * See errseq(3) (liberrseq/man/man3/errseq.3) for the contract.
  */
 #ifndef LIBERRSEQ_ERRSEQ_H
 #define LIBERRSEQ_ERRSEQ_H
