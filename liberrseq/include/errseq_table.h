@@ -136,7 +136,7 @@ ERRSEQ_TABLE_API int errseq_table_set_error(struct errseq_table *t,
  * Copy the raw errseq64_t word of @key's object into *@word (an error
  * number, the SEEN flag and a counter; see errseq.h). Marks nothing seen,
  * creates nothing. -ENOENT if no object has @key; -EPERM if unregistered.
- * With errseq_check64(word, since) this is the lock-free "lookup + check".
+ * With errseq_check64(&word, since) this is the lock-free "lookup + check".
  */
 ERRSEQ_TABLE_API int errseq_table_sample(struct errseq_table *t, uint64_t key,
 					 errseq64_t *word);
