@@ -241,34 +241,35 @@ START_TEST(check_fast_is_check)
 }
 END_TEST
 
+/* errseq_check_fast() of both widths' words against their sinces. */
+#define ck_fast_both(want) do {						\
+		ck_assert_int_eq(errseq_check_fast(&e, since), (want));		\
+		ck_assert_int_eq(errseq_check_fast64(&e64, since64), (want));	\
+	} while (0)
+
 START_TEST(check_fast_results)
 {
 	errseq_t e = 0, since = errseq_sample(&e), zero_since;
 	errseq64_t e64 = 0, since64 = errseq_sample64(&e64);
 
-	ck_assert_int_eq(errseq_check_fast(&e, since), 0);
-	ck_assert_int_eq(errseq_check_fast64(&e64, since64), 0);
+	ck_fast_both(0);
 	errseq_set(&e, -EIO);
 	errseq_set64(&e64, -EIO);
-	ck_assert_int_eq(errseq_check_fast(&e, since), -EIO);
-	ck_assert_int_eq(errseq_check_fast64(&e64, since64), -EIO);
+	ck_fast_both(-EIO);
 	/* Like check, it does not mark the error seen. */
 	ck_assert_uint_eq(e, EIO);
 	ck_assert_uint_eq(e64, EIO);
 	ck_assert_int_eq(errseq_check_and_advance(&e, &since), -EIO);
 	ck_assert_int_eq(errseq_check_and_advance64(&e64, &since64), -EIO);
-	ck_assert_int_eq(errseq_check_fast(&e, since), 0);
-	ck_assert_int_eq(errseq_check_fast64(&e64, since64), 0);
+	ck_fast_both(0);
 	/* The same errno again after SEEN: only the counter differs. */
 	errseq_set(&e, -EIO);
 	errseq_set64(&e64, -EIO);
-	ck_assert_int_eq(errseq_check_fast(&e, since), -EIO);
-	ck_assert_int_eq(errseq_check_fast64(&e64, since64), -EIO);
+	ck_fast_both(-EIO);
 	/* A word reused (zeroed) while a reader holds an old since. */
 	e = 0;
 	e64 = 0;
-	ck_assert_int_eq(errseq_check_fast(&e, since), 0);
-	ck_assert_int_eq(errseq_check_fast64(&e64, since64), 0);
+	ck_fast_both(0);
 	/* SEEN set on a zero word by a reader whose since is not 0. */
 	zero_since = since;
 	ck_assert_int_eq(errseq_check_and_advance(&e, &zero_since), 0);
@@ -277,6 +278,7 @@ START_TEST(check_fast_results)
 	ck_assert_int_eq(errseq_check(&e, 0), 0);
 }
 END_TEST
+#undef ck_fast_both
 
 /*
  * A cursor whose since differs from a word that holds no errno reports 0 and
