@@ -27,13 +27,13 @@ NR == 1 {
 	if ($1 == "single") {
 		if ($11 != "yes" && $11 != "no") bad("writes is not yes/no")
 		es = $2 ~ /^(liberrseq|kernel)(64)?$/
-		ro = $3 ~ /^(empty|record0|set_unseen|check_same|check_changed|cna_same|report_same)$/
+		ro = $3 ~ /^(empty|record0|set_unseen|check_same|check_changed|cna_same|report_same|fast_same|fast_changed|report_same_call)$/
 		if (es && ro && $11 != "no") bad($2 " " $3 " wrote the shared word")
 		if (es && !ro && $11 != "yes") bad($2 " " $3 " did not write")
 	}
 }
 END {
-	if (n["single"] != 60) { print "check_output: " n["single"] + 0 " single rows, want 60"; err = 1 }
+	if (n["single"] != 78) { print "check_output: " n["single"] + 0 " single rows, want 78"; err = 1 }
 	if (n["scaling"] != 12) { print "check_output: " n["scaling"] + 0 " scaling rows, want 12"; err = 1 }
 	if (n["interference"] != 72) { print "check_output: " n["interference"] + 0 " interference rows, want 72"; err = 1 }
 	exit err

@@ -92,6 +92,9 @@ enum op {
 	OP_CNA_SAME,		/* errseq_check_and_advance(), nothing new */
 	OP_CNA_CHANGED,		/* restore, check_and_advance: marks SEEN */
 	OP_REPORT_SAME,		/* errseq_cursor_report(), nothing new */
+	OP_FAST_SAME,		/* errseq_check_fast(), nothing new */
+	OP_FAST_CHANGED,	/* errseq_check_fast(), an error since the sample */
+	OP_REPORT_CALL,		/* 1.0's cursor report (calls errseq_check()) */
 	NOPS,
 	OP_T_CHECK = NOPS,	/* prep only: the interference test's readers */
 };
@@ -99,6 +102,7 @@ enum op {
 static const char *const op_name[NOPS] = {
 	"empty", "record0", "set_unseen", "set_seen", "set_changed",
 	"check_same", "check_changed", "cna_same", "cna_changed", "report_same",
+	"fast_same", "fast_changed", "report_same_call",
 };
 
 /*
@@ -106,7 +110,7 @@ static const char *const op_name[NOPS] = {
  * that a broken build cannot produce numbers. 1 means "not checked".
  */
 static const int64_t op_expect[NOPS] = {
-	0, 0, 1, 1, 1, 0, -EIO, 0, -EIO, 0,
+	0, 0, 1, 1, 1, 0, -EIO, 0, -EIO, 0, 0, -EIO, 0,
 };
 
 #define LOOP(name, T, pre, expr)					\
@@ -131,7 +135,8 @@ loop_##name(struct ctx *c, uint64_t n)					\
  * One errseq-shaped implementation: its loops and its state set-up. The
  * same text serves liberrseq and the kernel's code, at both widths.
  */
-#define ES_IMPL(tag, T, SET, CHECK, CNA, RECORD, CUR, CUR_INIT, REPORT)	\
+#define ES_IMPL(tag, T, SET, CHECK, CNA, RECORD, CUR, CUR_INIT, REPORT,	\
+		FAST, REPORT_CALL)					\
 LOOP(tag##_empty, T, , 0)						\
 LOOP(tag##_record0, T, int zero = 0; hide(zero), (RECORD(w, zero), 0))	\
 LOOP(tag##_set, T, , SET(w, -EIO))					\
@@ -146,6 +151,9 @@ LOOP(tag##_cna_changed, T,						\
      __atomic_store_n((T *)c->since, (T)W_PREV, RELAXED),		\
      CNA(w, (T *)c->since))						\
 LOOP(tag##_report, T, , REPORT((CUR *)c->cursor, w))			\
+LOOP(tag##_fast, T, ,							\
+     FAST(w, __atomic_load_n((T *)c->since, RELAXED)))		\
+LOOP(tag##_report_call, T, , REPORT_CALL((CUR *)c->cursor, w))	\
 									\
 static void tag##_prep(struct ctx *c, int op)				\
 {									\
@@ -160,8 +168,8 @@ static void tag##_prep(struct ctx *c, int op)				\
 	default:							\
 		*w = W_NOW;						\
 	}								\
-	*since = (op == OP_CHECK_CHANGED || op == OP_T_CHECK) ?	\
-		 W_PREV : *w;						\
+	*since = (op == OP_CHECK_CHANGED || op == OP_FAST_CHANGED ||	\
+		  op == OP_T_CHECK) ? W_PREV : *w;			\
 	CUR_INIT((CUR *)c->cursor, w);					\
 }									\
 									\
@@ -170,6 +178,7 @@ static const loop_fn tag##_loops[NOPS] = {				\
 	loop_##tag##_set_seen, loop_##tag##_set_changed,		\
 	loop_##tag##_check, loop_##tag##_check, loop_##tag##_cna,	\
 	loop_##tag##_cna_changed, loop_##tag##_report,			\
+	loop_##tag##_fast, loop_##tag##_fast, loop_##tag##_report_call,	\
 };
 
 /*
@@ -236,18 +245,51 @@ static inline void lcursor64_init(struct errseq64_cursor *cur, errseq64_t *e)
 		abort();
 }
 
+/*
+ * liberrseq 1.0's inline errseq_cursor_report(), as programs built against
+ * the 1.0 header still run it: the lockless check is a call of the
+ * out-of-line errseq_check(). Measured side by side with today's
+ * errseq_cursor_report(), whose errseq_check_fast() compares inline.
+ */
+static inline int lcursor32_report_call(struct errseq_cursor *cur, errseq_t *e)
+{
+	errseq_t since = __atomic_load_n(&cur->since, RELAXED);
+
+	if (likely(errseq_check(e, since) == 0))
+		return 0;
+	return errseq_cursor_report_slow(cur, e);
+}
+
+static inline int lcursor64_report_call(struct errseq64_cursor *cur,
+					errseq64_t *e)
+{
+	errseq64_t since = __atomic_load_n(&cur->since, RELAXED);
+
+	if (likely(errseq_check64(e, since) == 0))
+		return 0;
+	return errseq64_cursor_report_slow(cur, e);
+}
+
+/*
+ * The kernel has no inline check: its callers call errseq_check(), so its
+ * "fast" loops are errseq_check() again, and its cursor keeps the shape of
+ * file_check_and_advance_wb_err() in both report loops.
+ */
 ES_IMPL(lib32, errseq_t, errseq_set, errseq_check, errseq_check_and_advance,
 	errseq_record, struct errseq_cursor, lcursor32_init,
-	errseq_cursor_report)
+	errseq_cursor_report, errseq_check_fast, lcursor32_report_call)
 ES_IMPL(kern32, uint32_t, kernel_errseq_set, kernel_errseq_check,
 	kernel_errseq_check_and_advance, kern_record32, struct kcursor32,
-	kcursor32_init, kcursor32_report)
+	kcursor32_init, kcursor32_report, kernel_errseq_check,
+	kcursor32_report)
 ES_IMPL(lib64, errseq64_t, errseq_set64, errseq_check64,
 	errseq_check_and_advance64, errseq_record64, struct errseq64_cursor,
-	lcursor64_init, errseq64_cursor_report)
+	lcursor64_init, errseq64_cursor_report, errseq_check_fast64,
+	lcursor64_report_call)
 ES_IMPL(kern64, uint64_t, kernel_errseq_set64, kernel_errseq_check64,
 	kernel_errseq_check_and_advance64, kern_record64, struct kcursor64,
-	kcursor64_init, kcursor64_report)
+	kcursor64_init, kcursor64_report, kernel_errseq_check64,
+	kcursor64_report)
 
 /* The mutex: each reader's since (and cursor) is the counter it last saw. */
 #define M struct mtx_obj
@@ -273,13 +315,15 @@ static void mtx_prep(struct ctx *c, int op)
 	pthread_mutex_init(&m->lock, NULL);
 	m->err = -EIO;
 	m->seq = 3;
-	*since = (op == OP_CHECK_CHANGED || op == OP_T_CHECK) ? 2 : 3;
+	*since = (op == OP_CHECK_CHANGED || op == OP_FAST_CHANGED ||
+		  op == OP_T_CHECK) ? 2 : 3;
 }
 
 static const loop_fn mtx_loops[NOPS] = {
 	loop_mtx_empty, loop_mtx_record0, loop_mtx_set, loop_mtx_set_seen,
 	loop_mtx_set_changed, loop_mtx_check, loop_mtx_check, loop_mtx_cna,
-	loop_mtx_cna_changed, loop_mtx_cna,
+	loop_mtx_cna_changed, loop_mtx_cna, loop_mtx_check, loop_mtx_check,
+	loop_mtx_cna,
 };
 
 /* The legacy flags: one word, no since; "seen" means consumed. */
@@ -304,6 +348,7 @@ static void flags_prep(struct ctx *c, int op)
 	case OP_SET_UNSEEN:
 	case OP_SET_CHANGED:
 	case OP_CHECK_CHANGED:
+	case OP_FAST_CHANGED:
 	case OP_T_CHECK:
 		*f = 1UL << AS_EIO;
 		break;
@@ -316,7 +361,7 @@ static const loop_fn flags_loops[NOPS] = {
 	loop_flags_empty, loop_flags_record0, loop_flags_set,
 	loop_flags_set_seen, loop_flags_set_changed, loop_flags_check,
 	loop_flags_check, loop_flags_cna, loop_flags_cna_changed,
-	loop_flags_cna,
+	loop_flags_cna, loop_flags_check, loop_flags_check, loop_flags_cna,
 };
 
 struct impl {

@@ -3,16 +3,19 @@
 # headline summary (mode=summary).
 # usage: awk -F, -v mode=md|summary|dat [-v meta=FILE] [-v dir=DIR] -f report.awk results.csv
 BEGIN {
-	nops = split("record0 set_unseen set_seen set_changed check_same check_changed cna_same cna_changed report_same", ops, " ")
+	nops = split("record0 set_unseen set_seen set_changed check_same fast_same check_changed fast_changed cna_same cna_changed report_same_call report_same", ops, " ")
 	desc["record0"] = "set(0): `errseq_record(e, 0)`"
 	desc["set_unseen"] = "set, same error already there, unseen"
 	desc["set_seen"] = "set after SEEN (counter bump)"
 	desc["set_changed"] = "set, other errno, unseen (no bump)"
-	desc["check_same"] = "check, no change"
-	desc["check_changed"] = "check after a change"
+	desc["check_same"] = "check, no change: `errseq_check()`"
+	desc["check_changed"] = "check after a change: `errseq_check()`"
+	desc["fast_same"] = "inline check, no change: `errseq_check_fast()`"
+	desc["fast_changed"] = "inline check after a change: `errseq_check_fast()`"
+	desc["report_same_call"] = "cursor report, no change, 1.0's path (calls `errseq_check()`)"
 	desc["cna_same"] = "check_and_advance, no change"
 	desc["cna_changed"] = "check_and_advance after a change"
-	desc["report_same"] = "cursor report, no change"
+	desc["report_same"] = "cursor report, no change (inline compare)"
 	nimpl = split("liberrseq kernel liberrseq64 kernel64 mutex flags", impls, " ")
 	nmodes = split("idle same alternating", modes, " ")
 }
@@ -47,6 +50,28 @@ function versus(a, b, title,   i, op) {
 	print ""
 }
 
+# The no-change check: the kernel's errseq_check() called out of line, the
+# inline compare, the cursor report through each, and the legacy flags' test.
+function nochange(   i, op, n, nc) {
+	n = split("check_same fast_same report_same_call report_same", nc, " ")
+	print "### The no-change check: out of line, inline, and the flags"
+	print ""
+	print "Instructions at the call site (loop excluded) and ns per operation; the flags' row is " \
+	    "`filemap_check_and_keep_errors()` for a check, `filemap_check_errors()` for a report, " \
+	    "inline bit tests. Ratios: ÷ the flags' time."
+	print ""
+	print "| operation | liberrseq instr/op | liberrseq ns/op | ÷ flags | liberrseq64 instr/op | liberrseq64 ns/op | ÷ flags | flags instr/op | flags ns/op |"
+	print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+	for (i = 1; i <= n; i++) {
+		op = nc[i]
+		print "| " desc[op] " | " fi(ir["liberrseq", op]) " | " f(ns["liberrseq", op]) " | " \
+		    r(ns["liberrseq", op], ns["flags", op]) " | " fi(ir["liberrseq64", op]) " | " \
+		    f(ns["liberrseq64", op]) " | " r(ns["liberrseq64", op], ns["flags", op]) " | " \
+		    fi(ir["flags", op]) " | " f(ns["flags", op]) " |"
+	}
+	print ""
+}
+
 function md(   i, j, op, m, line) {
 	if (meta != "") {
 		while ((getline line < meta) > 0)
@@ -75,6 +100,7 @@ function md(   i, j, op, m, line) {
 		    wr["liberrseq", op] " / " wr["mutex", op] " / " wr["flags", op] " |"
 	}
 	print ""
+	nochange()
 	print "## Threads"
 	print ""
 	print "### Readers reporting on one word, a writer setting a new error every 100 us"
@@ -143,6 +169,17 @@ function summary(   i, op, w, wop, wi, wiop, x, a, b) {
 	    f(ns["liberrseq", "check_same"]), fi(ir["liberrseq", "check_same"]), \
 	    f(ns["mutex", "check_same"]), fi(ir["mutex", "check_same"]), \
 	    r(ns["mutex", "check_same"], ns["liberrseq", "check_same"])
+	for (a = 0; a <= 1; a++) {
+		x = a ? "64" : ""
+		printf "no change, liberrseq%s (instr, ns, / flags): errseq_check() %s, %s ns; errseq_check_fast() %s, %s ns, %sx; cursor report, 1.0 path %s, %s ns, %sx; now %s, %s ns, %sx\n", x, \
+		    fi(ir["liberrseq" x, "check_same"]), f(ns["liberrseq" x, "check_same"]), \
+		    fi(ir["liberrseq" x, "fast_same"]), f(ns["liberrseq" x, "fast_same"]), \
+		    r(ns["liberrseq" x, "fast_same"], ns["flags", "fast_same"]), \
+		    fi(ir["liberrseq" x, "report_same_call"]), f(ns["liberrseq" x, "report_same_call"]), \
+		    r(ns["liberrseq" x, "report_same_call"], ns["flags", "report_same_call"]), \
+		    fi(ir["liberrseq" x, "report_same"]), f(ns["liberrseq" x, "report_same"]), \
+		    r(ns["liberrseq" x, "report_same"], ns["flags", "report_same"])
+	}
 	printf "cursor report, no change: liberrseq %s ns; mutex %s ns: mutex/liberrseq %sx\n", \
 	    f(ns["liberrseq", "report_same"]), f(ns["mutex", "report_same"]), \
 	    r(ns["mutex", "report_same"], ns["liberrseq", "report_same"])

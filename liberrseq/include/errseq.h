@@ -26,7 +26,7 @@ extern "C" {
 #endif
 
 #define LIBERRSEQ_VERSION_MAJOR 1
-#define LIBERRSEQ_VERSION_MINOR 0
+#define LIBERRSEQ_VERSION_MINOR 1
 #define LIBERRSEQ_VERSION_PATCH 0
 #define LIBERRSEQ_VERSION \
 	((LIBERRSEQ_VERSION_MAJOR << 16) | (LIBERRSEQ_VERSION_MINOR << 8) | \
@@ -148,17 +148,72 @@ ERRSEQ_API int errseq64_cursor_report_slow(struct errseq64_cursor *cur,
 					   errseq64_t *eseq);
 
 /*
+ * The loads of the inline fast paths below. The interleaving explorer
+ * (modelcheck/) defines LIBERRSEQ_SCHED_HOOKS to make each of them a
+ * scheduling point, as src/port.h does for the library's own accesses; no
+ * other build defines it, and then this is the plain relaxed load.
+ */
+#ifdef LIBERRSEQ_SCHED_HOOKS
+void errseq_sched_point(const void *addr, int is_write);
+#define ERRSEQ_LOAD_RELAXED(p) \
+	(errseq_sched_point((p), 0), __atomic_load_n((p), __ATOMIC_RELAXED))
+#else
+#define ERRSEQ_LOAD_RELAXED(p)	__atomic_load_n((p), __ATOMIC_RELAXED)
+#endif
+
+/*
+ * errseq_check() with its common case inline: load the word, compare it with
+ * @since, and call errseq_check() only when they differ. The result is
+ * exactly errseq_check()'s: 0 when the word equals @since, else the errno the
+ * word holds, negated (so 0 as well for a word that differs from @since but
+ * holds no errno, as errseq_check() returns).
+ *
+ * Memory ordering: the load is relaxed, as errseq_check()'s READ_ONCE() is
+ * (src/port.h). It pairs with the compare-and-swap that stored the value it
+ * reads (errseq_set()'s, or a reader's setting SEEN) only through the word's
+ * coherence: no other memory is read on the strength of it, so no acquire is
+ * needed, and a load that happens after a store to the word (or after a load
+ * that saw it) reads that value or a later one. When the word differs,
+ * errseq_check() loads it again; the word may have changed in between, and
+ * the result is then what errseq_check() returns at its own load, as if the
+ * caller had called it a moment later.
+ */
+ERRSEQ_INLINE int errseq_check_fast(errseq_t *eseq, errseq_t since)
+{
+	if (__builtin_expect(ERRSEQ_LOAD_RELAXED(eseq) == since, 1))
+		return 0;
+	return errseq_check(eseq, since);
+}
+
+ERRSEQ_INLINE int errseq_check_fast64(errseq64_t *eseq, errseq64_t since)
+{
+	if (__builtin_expect(ERRSEQ_LOAD_RELAXED(eseq) == since, 1))
+		return 0;
+	return errseq_check64(eseq, since);
+}
+
+/*
  * Return the latest error set since this cursor last reported (a negative
- * errno), or 0. The lockless check pairs with the store of @since under the
- * lock in the slow path: a stale @since only sends us to the slow path, which
- * re-reads it under the lock.
+ * errno), or 0. The fast path is errseq_check_fast(): two relaxed loads (the
+ * cursor's @since, then the word) and a compare, no call, no store.
+ *
+ * Memory ordering: the load of @since pairs with the relaxed stores of it
+ * (WRITE_ONCE() in errseq_cursor_init() and, under the cursor's lock, in
+ * errseq_check_and_advance()), for atomicity only: it never reads a torn
+ * value. A stale @since is harmless. If it differs from the word, the slow
+ * path takes the lock (acquire, pairing with the release of the unlock that
+ * followed the last store of @since) and re-reads both. If it equals the
+ * word, the word still held that value at our load: the word never comes
+ * back to an earlier @since unless its counter wraps, so our load came before
+ * the change that the other thread's report consumed, and 0 is the result of
+ * a report made just before that one.
  */
 ERRSEQ_INLINE int errseq_cursor_report(struct errseq_cursor *cur,
 				       errseq_t *eseq)
 {
-	errseq_t since = __atomic_load_n(&cur->since, __ATOMIC_RELAXED);
+	errseq_t since = ERRSEQ_LOAD_RELAXED(&cur->since);
 
-	if (__builtin_expect(errseq_check(eseq, since) == 0, 1))
+	if (__builtin_expect(errseq_check_fast(eseq, since) == 0, 1))
 		return 0;
 	return errseq_cursor_report_slow(cur, eseq);
 }
@@ -166,9 +221,9 @@ ERRSEQ_INLINE int errseq_cursor_report(struct errseq_cursor *cur,
 ERRSEQ_INLINE int errseq64_cursor_report(struct errseq64_cursor *cur,
 					 errseq64_t *eseq)
 {
-	errseq64_t since = __atomic_load_n(&cur->since, __ATOMIC_RELAXED);
+	errseq64_t since = ERRSEQ_LOAD_RELAXED(&cur->since);
 
-	if (__builtin_expect(errseq_check64(eseq, since) == 0, 1))
+	if (__builtin_expect(errseq_check_fast64(eseq, since) == 0, 1))
 		return 0;
 	return errseq64_cursor_report_slow(cur, eseq);
 }

@@ -4,7 +4,10 @@
  *
  * The library is built with -DLIBERRSEQ_SCHED_HOOKS, so it calls
  * errseq_sched_point() before each access to an errseq word or a cursor's
- * "since", and errseq_sched_lock()/unlock() for the cursor lock. A small
+ * "since", and errseq_sched_lock()/unlock() for the cursor lock. So is this
+ * file: the header's inline fast path (errseq_cursor_report() through
+ * errseq_check_fast(), compiled here) then calls the hook before its loads
+ * of "since" and of the word. A small
  * program (a few threads, a few ops each) runs on real pthreads, but only one
  * at a time: each hook at a shared location is a choice point where the
  * running thread hands a baton (a semaphore per thread) to the thread the
@@ -33,6 +36,8 @@
 #include <string.h>
 #include <time.h>
 
+/* Before errseq.h: hooks in its inline functions too. */
+#define LIBERRSEQ_SCHED_HOOKS 1
 #include "errseq.h"
 
 void errseq_sched_point(const void *addr, int is_write);
@@ -597,8 +602,6 @@ static void run_op(int me, int k)
 		break;
 	case OP_REPORT:
 		cu = op_cursor(t, k);
-		/* The header's load of since has no hook: give it one. */
-		errseq_sched_point(&cu->c.since, 0);
 		ret = -errseq_cursor_report(&cu->c, &eseq);
 		observe();
 		cu->in_op = 0;

@@ -206,6 +206,112 @@ START_TEST(check_reports_without_advancing)
 }
 END_TEST
 
+/*
+ * errseq_check_fast() returns exactly what errseq_check() returns, on each
+ * width: 0 for an equal word, -errno for one that changed, and 0 for a word
+ * that differs but holds no errno. That last one happens: a word zeroed for
+ * reuse while a reader still holds an old since, and SEEN set on a zero word
+ * by check_and_advance() with a since that is not 0.
+ */
+START_TEST(check_fast_is_check)
+{
+	static const uint32_t words[] = {
+		0, EIO, SEEN | EIO, CTR | EIO, 3 * CTR | SEEN | ENOSPC,
+		SEEN, CTR, CTR | SEEN, 0xfff, 0xffffe000U | SEEN | EIO,
+	};
+	size_t n = sizeof(words) / sizeof(words[0]);
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			errseq_t e = words[i];
+			errseq64_t e64 = words[i];
+			int want = errseq_check(&e, words[j]);
+
+			ck_assert_int_eq(errseq_check_fast(&e, words[j]), want);
+			ck_assert_int_eq(errseq_check_fast64(&e64, words[j]),
+					 want);
+			ck_assert_uint_eq(e, words[i]);
+			ck_assert_uint_eq(e64, words[i]);
+		}
+	/* The 64-bit word's counter above bit 31 is compared too. */
+	errseq64_t e64 = (1ULL << 40) | SEEN | EIO;
+
+	ck_assert_int_eq(errseq_check_fast64(&e64, SEEN | EIO), -EIO);
+	ck_assert_int_eq(errseq_check_fast64(&e64, e64), 0);
+}
+END_TEST
+
+/* errseq_check_fast() of both widths' words against their sinces. */
+#define ck_fast_both(want) do {						\
+		ck_assert_int_eq(errseq_check_fast(&e, since), (want));		\
+		ck_assert_int_eq(errseq_check_fast64(&e64, since64), (want));	\
+	} while (0)
+
+START_TEST(check_fast_results)
+{
+	errseq_t e = 0, since = errseq_sample(&e), zero_since;
+	errseq64_t e64 = 0, since64 = errseq_sample64(&e64);
+
+	ck_fast_both(0);
+	errseq_set(&e, -EIO);
+	errseq_set64(&e64, -EIO);
+	ck_fast_both(-EIO);
+	/* Like check, it does not mark the error seen. */
+	ck_assert_uint_eq(e, EIO);
+	ck_assert_uint_eq(e64, EIO);
+	ck_assert_int_eq(errseq_check_and_advance(&e, &since), -EIO);
+	ck_assert_int_eq(errseq_check_and_advance64(&e64, &since64), -EIO);
+	ck_fast_both(0);
+	/* The same errno again after SEEN: only the counter differs. */
+	errseq_set(&e, -EIO);
+	errseq_set64(&e64, -EIO);
+	ck_fast_both(-EIO);
+	/* A word reused (zeroed) while a reader holds an old since. */
+	e = 0;
+	e64 = 0;
+	ck_fast_both(0);
+	/* SEEN set on a zero word by a reader whose since is not 0. */
+	zero_since = since;
+	ck_assert_int_eq(errseq_check_and_advance(&e, &zero_since), 0);
+	ck_assert_uint_eq(e, SEEN);
+	ck_assert_int_eq(errseq_check_fast(&e, 0), 0);
+	ck_assert_int_eq(errseq_check(&e, 0), 0);
+}
+END_TEST
+#undef ck_fast_both
+
+/*
+ * A cursor whose since differs from a word that holds no errno reports 0 and
+ * writes nothing, as through errseq_check() (1.0's inline path): the fast
+ * path calls out to errseq_check(), not straight to the slow path, which
+ * would set SEEN on the word.
+ */
+START_TEST(cursor_no_errno_writes_nothing)
+{
+	errseq_t e = 0;
+	errseq64_t e64 = 0;
+	struct errseq_cursor a;
+	struct errseq64_cursor a64;
+
+	errseq_cursor_init(&a, &e);
+	errseq64_cursor_init(&a64, &e64);
+	errseq_set(&e, -EIO);
+	errseq_set64(&e64, -EIO);
+	ck_assert_int_eq(errseq_cursor_report(&a, &e), -EIO);
+	ck_assert_int_eq(errseq64_cursor_report(&a64, &e64), -EIO);
+	e = 0;
+	e64 = 0;
+	ck_assert_int_eq(errseq_cursor_report(&a, &e), 0);
+	ck_assert_int_eq(errseq64_cursor_report(&a64, &e64), 0);
+	ck_assert_uint_eq(e, 0);
+	ck_assert_uint_eq(e64, 0);
+	ck_assert_uint_eq(a.since, SEEN | EIO);
+	ck_assert_uint_eq(a64.since, SEEN | EIO);
+	errseq_cursor_destroy(&a);
+	errseq64_cursor_destroy(&a64);
+}
+END_TEST
+
 /* ---- errseq_check_and_advance ------------------------------------------- */
 
 START_TEST(advance_reports_once)
@@ -401,6 +507,9 @@ START_TEST(kernel_vectors)
 	case OP_CHECK:
 		ret = errseq_check(&e, v->arg);
 		ret64 = errseq_check64(&e64, v->arg);
+		ck_assert_msg(errseq_check_fast(&e, v->arg) == ret &&
+			      errseq_check_fast64(&e64, v->arg) == ret64,
+			      "%s: errseq_check_fast differs", v->name);
 		break;
 	case OP_ADVANCE:
 		ret = errseq_check_and_advance(&e, &since);
@@ -484,6 +593,8 @@ static Suite *errseq_suite(void)
 	tcase_add_test(t, sample_unseen_is_zero);
 	tcase_add_test(t, sample_seen_is_word);
 	tcase_add_test(t, check_reports_without_advancing);
+	tcase_add_test(t, check_fast_is_check);
+	tcase_add_test(t, check_fast_results);
 	tcase_add_test(t, advance_reports_once);
 	tcase_add_test(t, advance_each_reader_once);
 	tcase_add_test(t, advance_seen_word_no_write);
@@ -503,6 +614,7 @@ static Suite *errseq_suite(void)
 	t = tcase_create("cursor");
 	tcase_add_test(t, cursor_reports_once);
 	tcase_add_test(t, cursor64_reports_once);
+	tcase_add_test(t, cursor_no_errno_writes_nothing);
 	suite_add_tcase(s, t);
 	return s;
 }

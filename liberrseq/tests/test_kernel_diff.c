@@ -4,7 +4,11 @@
  * (extracted from linux-source-6.1 at build time, compiled unchanged).
  * Both run the same random operations from the same states; every return
  * value, word and "since" must match, and so must the count of calls the
- * kernel would WARN about.
+ * kernel would WARN about. errseq_check_fast() must return what the
+ * kernel's errseq_check() returns, and every other check_and_advance goes
+ * through a liberrseq cursor instead, against the kernel's
+ * file_check_and_advance_wb_err() pattern (errseq_check(), then
+ * check_and_advance only if it returned non-zero).
  *
  * usage: test_kernel_diff [OPS [SEED]]   (default 2000000 operations)
  */
@@ -81,6 +85,9 @@ int main(int argc, char **argv)
 	errseq_t lw = 0, lsince[READERS] = { 0 };
 	uint32_t kw = 0, ksince[READERS] = { 0 };
 	unsigned long counts[5] = { 0 };
+	struct errseq_cursor cur;
+
+	errseq_cursor_init(&cur, &lw);
 
 	rng_state = seed * 0x9e3779b97f4a7c15ULL + 1;
 	for (unsigned long op = 0; op < ops; op++) {
@@ -121,12 +128,30 @@ int main(int argc, char **argv)
 			if (a != b)
 				mismatch(op, "errseq_check return",
 					 (uint32_t)a, (uint32_t)b);
+			a = errseq_check_fast(&lw, lsince[r]);
+			if (a != b)
+				mismatch(op, "errseq_check_fast return",
+					 (uint32_t)a, (uint32_t)b);
 			counts[2]++;
 			break;
 		}
 		default: {
-			int a = errseq_check_and_advance(&lw, &lsince[r]);
-			int b = kernel_errseq_check_and_advance(&kw, &ksince[r]);
+			int a, b;
+
+			if (op % 2) {
+				/* The cursor's since is private: set it. */
+				cur.since = lsince[r];
+				a = errseq_cursor_report(&cur, &lw);
+				lsince[r] = cur.since;
+				b = kernel_errseq_check(&kw, ksince[r]) ?
+				    kernel_errseq_check_and_advance(&kw,
+								    &ksince[r]) :
+				    0;
+			} else {
+				a = errseq_check_and_advance(&lw, &lsince[r]);
+				b = kernel_errseq_check_and_advance(&kw,
+								    &ksince[r]);
+			}
 
 			if (a != b)
 				mismatch(op, "errseq_check_and_advance return",
@@ -144,6 +169,7 @@ int main(int argc, char **argv)
 	if (errseq_invalid_count() != kernel_errseq_warnings)
 		mismatch(ops, "invalid-errno count", errseq_invalid_count(),
 			 kernel_errseq_warnings);
+	errseq_cursor_destroy(&cur);
 	printf("%lu operations (set %lu, sample %lu, check %lu, "
 	       "check_and_advance %lu), %lu invalid errnos, seed %lu\n",
 	       ops, counts[0], counts[1], counts[2], counts[3],
