@@ -4,7 +4,8 @@
 # usage: names.sh MANROOT FILE...
 #   FILE: a version script (*.map: the names under "global:") or a public
 #   header (*.h: every errseq* identifier followed by '(' outside comments,
-#   which covers the inline functions). MANROOT holds man3/.
+#   which covers the inline functions; the test-only scheduling hooks under
+#   #ifdef LIBERRSEQ_SCHED_HOOKS are skipped). MANROOT holds man3/.
 #
 # A name is documented when MANROOT/man3/NAME.3 exists (a page, or a link
 # page '.so man3/FAMILY.3') and the page it resolves to lists NAME in its
@@ -22,7 +23,10 @@ for f in "$@"; do
 			tr -s ' \t;\n' '\n' | grep -E '^[A-Za-z_][A-Za-z0-9_]*$')
 		;;
 	*.h)
-		list=$(perl -0777 -pe 's{/\*.*?\*/}{}gs; s{//[^\n]*}{}g' "$f" |
+		# Test-only hooks (#ifdef LIBERRSEQ_SCHED_HOOKS, up to its
+		# #else or #endif) are not API and have no page.
+		list=$(perl -0777 -pe 's{/\*.*?\*/}{}gs; s{//[^\n]*}{}g;
+			s{^#ifdef LIBERRSEQ_SCHED_HOOKS\n.*?^#(?:else|endif)}{}gms' "$f" |
 			grep -oE '\berrseq[A-Za-z0-9_]*[[:space:]]*\(' | tr -d '( \t')
 		;;
 	*)
