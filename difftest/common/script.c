@@ -462,12 +462,19 @@ static int push_op(struct pctx *c, struct dt_script *s, const struct dt_op *op)
 	return 0;
 }
 
-static int push_script(struct dt_batch *b, struct dt_script *s)
+static int push_script(struct pctx *c, struct dt_batch *b, struct dt_script *s)
 {
-	struct dt_script *n = realloc(b->scripts, (size_t)(b->nscripts + 1) * sizeof(*n));
+	struct dt_script *n;
 
+	for (int i = 0; i < b->nscripts; i++)
+		if (!strcmp(b->scripts[i].name, s->name)) {
+			c->line = s->line;
+			return perr(c, "a second script named %s (the first at line %d)", s->name,
+				    b->scripts[i].line);
+		}
+	n = realloc(b->scripts, (size_t)(b->nscripts + 1) * sizeof(*n));
 	if (!n)
-		return -1;
+		return perr(c, "out of memory");
 	b->scripts = n;
 	b->scripts[b->nscripts++] = *s;
 	memset(s, 0, sizeof(*s));
@@ -535,7 +542,7 @@ int dt_parse(const char *text, const char *fname, struct dt_batch *out, char *er
 				perr(&c, "'end' outside a script");
 				goto fail;
 			}
-			if (check_script(&c, &cur) || push_script(out, &cur))
+			if (check_script(&c, &cur) || push_script(&c, out, &cur))
 				goto fail;
 			in_script = 0;
 			continue;
@@ -602,7 +609,7 @@ int dt_parse(const char *text, const char *fname, struct dt_batch *out, char *er
 		goto fail;
 	}
 	if (in_script && implicit) {
-		if (check_script(&c, &cur) || push_script(out, &cur))
+		if (check_script(&c, &cur) || push_script(&c, out, &cur))
 			goto fail;
 	}
 	return 0;

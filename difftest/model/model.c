@@ -922,76 +922,98 @@ static int run_par(struct m_state *m, const struct dt_op *op, const struct dt_op
 	return 1;
 }
 
+static int has_results(const struct dt_op *op, const struct dt_opres *o)
+{
+	int want = op->code == OP_PAR ? 3 : 1;
+
+	return (o->done & want) == want;
+}
+
+/* Where a block without "DT E" was cut: its last op with any output. */
+static int cut_at(const struct dt_script *s, const struct dt_sresult *obs)
+{
+	int last = 0;
+
+	if (obs->complete)
+		return s->nops;
+	for (int i = 0; i < obs->nops && i < s->nops; i++)
+		if (obs->ops[i].done || obs->ops[i].ntr)
+			last = i;
+	return last;
+}
+
+/* Op @i lacks results (or, in a cut log, may have lost some). */
+static void describe_missing(const struct dt_script *s, int i, const struct dt_sresult *obs,
+			     struct dt_divergence *div)
+{
+	char opt[300];
+
+	if (!div || div->op >= 0)
+		return;
+	div->op = i;
+	div->incomplete = !obs->complete;
+	dt_op_format(&s->ops[i], opt, sizeof(opt));
+	snprintf(div->what, sizeof(div->what), "%s op %d (line %d) `%s`%s%s%s",
+		 obs->complete ? "no result from the guest for" :
+		 "guest did not finish the script: its results end at", i, s->ops[i].line, opt,
+		 obs->fail[0] ? " (guest: " : "", obs->fail, obs->fail[0] ? ")" : "");
+}
+
 int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_script *s,
 		 const struct dt_sresult *obs, struct dt_sresult *pred, struct dt_divergence *div)
 {
 	struct m_state *m = malloc(sizeof(*m));
 	struct dt_sresult local;
-	int ndiv = 0, trace = obs ? obs->trace : 1;
+	int ndiv = 0, trace = obs ? obs->trace : 1, cut = obs ? cut_at(s, obs) : s->nops;
 
 	if (!m)
 		abort();
 	state_init(m, c, fs);
-	if (!pred) {
+	if (!pred)
 		pred = &local;
-		dt_sresult_init(pred, s->name, s->nops);
-	} else {
-		dt_sresult_init(pred, s->name, s->nops);
-	}
+	dt_sresult_init(pred, s->name, s->nops);
 	pred->trace = trace;
 	pred->complete = 1;
 	if (div) {
 		div->op = -1;
+		div->incomplete = 0;
 		div->what[0] = 0;
 	}
 	for (int i = 0; i < s->nops; i++) {
 		const struct dt_op *op = &s->ops[i];
 		struct dt_opres *p = &pred->ops[i];
-		const struct dt_opres *o = obs && i < obs->nops ? &obs->ops[i] : NULL;
 		static const struct dt_opres none;
 		struct dt_opres ofilt;
+		const struct dt_opres *o = NULL;
+		int bad;
 
-		if (o) {
-			filter_obs(op, o, &ofilt);
+		if (obs) {
+			filter_obs(op, i < obs->nops ? &obs->ops[i] : &none, &ofilt);
 			o = &ofilt;
 		}
-
 		if (op->code == OP_PAR) {
-			if (run_par(m, op, o, p, trace) && obs) {
-				ndiv++;
-				describe(s, i, p, o ? o : &none, trace, div);
-			}
-			continue;
-		}
-		{
+			bad = run_par(m, op, o, p, trace);
+		} else {
 			struct out w = {p, 0};
 
 			step(m, op, &w);
+			bad = o && (!opres_equal(p, o, 0) || (trace && !trace_equal(p, o, 0)));
 		}
-		if (obs) {
-			if (!o) {
-				ndiv++;
-				if (div && div->op < 0) {
-					describe(s, i, p, &none, 0, div);
-					if (obs->fail[0])
-						snprintf(div->what + strlen(div->what),
-							 sizeof(div->what) - strlen(div->what),
-							 " (guest: %s)", obs->fail);
-				}
-				continue;
-			}
-			if (!opres_equal(p, o, 0) || (trace && !trace_equal(p, o, 0))) {
-				ndiv++;
-				describe(s, i, p, o, trace, div);
-			}
+		if (o && (!has_results(op, o) || (bad && i >= cut))) {
+			ndiv++;
+			describe_missing(s, i, obs, div);
+		} else if (bad) {
+			ndiv++;
+			describe(s, i, p, o, trace, div);
 		}
 	}
 	if (obs && !obs->complete && !ndiv) {
 		ndiv++;
-		if (div && div->op < 0) {
+		if (div) {
 			div->op = s->nops;
+			div->incomplete = 1;
 			snprintf(div->what, sizeof(div->what), "guest did not finish the script%s%s",
-				 obs->fail[0] ? ": " : "", obs->fail);
+				 obs->fail[0] ? ": " : " (no 'DT E')", obs->fail);
 		}
 	}
 	if (pred == &local)

@@ -20,7 +20,7 @@
  * CONTRACT: stock | patched | a list of switches (see model.h), plus
  * bug=NAME to plant a deliberate mistake (checker-bites tests).
  * Exit status of compare: 0 no divergence, 1 divergences, 2 usage/parse error,
- * 3 the guest did not run some scripts (setup failure, missing results).
+ * 3 the guest did not run some scripts (setup failure, no block, a block cut short).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -109,6 +109,24 @@ static int load(const char *path, struct dt_batch *b)
 		return -1;
 	}
 	return 0;
+}
+
+/* The guest's results for batch @b. */
+static int load_results(const char *path, const struct dt_batch *b, struct dt_results *r)
+{
+	char err[512];
+	FILE *f = fopen(path, "r");
+	int ret;
+
+	if (!f) {
+		fprintf(stderr, "difftest: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	ret = dt_results_read(f, path, b, r, err, sizeof(err));
+	fclose(f);
+	if (ret)
+		fprintf(stderr, "difftest: %s\n", err);
+	return ret;
 }
 
 /* ---- check / predict ---- */
@@ -363,7 +381,7 @@ static int cmd_compare(int argc, char **argv)
 	struct dt_results r;
 	struct cls cl[128];
 	int ncl = 0, i, total_div = 0, missing = 0, setup_fail = 0;
-	FILE *f, *df = NULL;
+	FILE *df = NULL;
 	char cs[160];
 
 	i = common_opts(argc, argv, "t:d:", opt_cb);
@@ -371,16 +389,8 @@ static int cmd_compare(int argc, char **argv)
 		usage();
 	if (load(argv[i], &b))
 		return 2;
-	f = fopen(argv[i + 1], "r");
-	if (!f) {
-		fprintf(stderr, "difftest: %s: %s\n", argv[i + 1], strerror(errno));
+	if (load_results(argv[i + 1], &b, &r))
 		return 2;
-	}
-	if (dt_results_read(f, &r)) {
-		fprintf(stderr, "difftest: %s: cannot read results\n", argv[i + 1]);
-		return 2;
-	}
-	fclose(f);
 	if (divfile) {
 		df = fopen(divfile, "w");
 		if (!df) {
@@ -391,7 +401,7 @@ static int cmd_compare(int argc, char **argv)
 	dt_contract_format(&contract, cs, sizeof(cs));
 	for (int k = 0; k < b.nscripts; k++) {
 		const struct dt_script *s = &b.scripts[k];
-		const struct dt_sresult *o = dt_results_find(&r, s->name);
+		const struct dt_sresult *o = dt_results_get(&r, k);
 		struct dt_divergence div;
 		char cname[DT_NAME_MAX];
 		struct cls *c = NULL;
@@ -414,7 +424,7 @@ static int cmd_compare(int argc, char **argv)
 			total_div++;
 			continue;
 		}
-		if (o->fail[0] && o->nops == 0) {
+		if (o->fail[0] && o->nres == 0) {
 			/* the guest could not set up (mount, dm, module): not a divergence */
 			setup_fail++;
 			if (setup_fail <= 3)
@@ -422,6 +432,15 @@ static int cmd_compare(int argc, char **argv)
 			continue;
 		}
 		nd = dt_model_run(&contract, fs, s, o, NULL, &div);
+		if (nd && div.incomplete) {
+			/* a cut log: not the kernel's divergence */
+			missing++;
+			printf("INCOMPLETE %s: %s\n", s->name, div.what);
+			if (c)
+				c->divscripts++;
+			total_div++;
+			continue;
+		}
 		if (c) {
 			c->ops += count_ops(s);
 			c->scripts++;
@@ -573,104 +592,102 @@ static int reduce(const struct dt_script *s, int from, int n, struct dt_script *
 	return out->nops < s->nops && out->nops > 0 && dt_script_valid(out) == 0 ? 0 : -1;
 }
 
+/*
+ * The candidate reductions of @s (chunks of n/2, n/4, ..., 1 removed), named
+ * ORIG~rROUNDcN, appended to @out.
+ */
+static void candidates(const struct dt_script *s, struct dt_batch *out)
+{
+	int c = 0;
+
+	for (int chunk = s->nops / 2; chunk >= 1; chunk /= 2) {
+		for (int from = 0; from < s->nops; from += chunk) {
+			struct dt_script t, *n;
+
+			if (reduce(s, from, chunk, &t)) {
+				dt_script_free(&t);
+				continue;
+			}
+			snprintf(t.name, sizeof(t.name), "%.40s~r%dc%d", s->name, round, c++);
+			n = realloc(out->scripts, (size_t)(out->nscripts + 1) * sizeof(*n));
+			if (!n)
+				abort();
+			out->scripts = n;
+			out->scripts[out->nscripts++] = t;
+		}
+		if (chunk == 1)
+			break;
+	}
+}
+
+/* Print the smallest of @cand[0..n) still divergent in @r (else @s), as @s's name. */
+static void pick_smallest(const struct dt_script *s, const struct dt_batch *cand, int first,
+			  int n, const struct dt_results *r)
+{
+	struct dt_script out;
+	int best = -1, nops = s->nops;
+	char *tilde;
+
+	for (int k = first; k < first + n; k++) {
+		const struct dt_script *t = &cand->scripts[k];
+		const struct dt_sresult *o = dt_results_get(r, k);
+		struct dt_divergence div;
+
+		if (o && o->complete && t->nops < nops &&
+		    dt_model_run(&contract, fs, t, o, NULL, &div) && div.op >= 0 &&
+		    div.op < t->nops && !div.incomplete) {
+			best = k;
+			nops = div.op + 1;
+		}
+	}
+	dt_script_copy(&out, best < 0 ? s : &cand->scripts[best]);
+	out.nops = nops;
+	/* keep the original's name (without the ~ suffix) */
+	snprintf(out.name, sizeof(out.name), "%s", s->name);
+	tilde = strchr(out.name, '~');
+	if (tilde)
+		*tilde = 0;
+	dt_script_print(stdout, &out);
+	out.nops = best < 0 ? s->nops : cand->scripts[best].nops;
+	dt_script_free(&out);
+	fprintf(stderr, "shrink %s: %d -> %d ops\n", s->name, s->nops, nops);
+}
+
 static int cmd_shrink(int argc, char **argv)
 {
-	int i;
-	struct dt_batch b;
+	struct dt_batch b, cand = {0, NULL};
+	struct dt_results r;
+	int i, *first;
 
 	i = common_opts(argc, argv, "r:", opt_cb);
 	if (argc - i < 1 || argc - i > 2)
 		usage();
 	if (load(argv[i], &b))
 		return 2;
+	first = calloc((size_t)b.nscripts + 1, sizeof(*first));
+	if (!first)
+		abort();
+	for (int k = 0; k < b.nscripts; k++) {
+		first[k] = cand.nscripts;
+		candidates(&b.scripts[k], &cand);
+	}
+	first[b.nscripts] = cand.nscripts;
 	if (argc - i == 1) {
-		/* candidates: chunks of n/2, n/4, ..., 1 removed */
-		for (int k = 0; k < b.nscripts; k++) {
-			const struct dt_script *s = &b.scripts[k];
-			int c = 0;
-
-			for (int chunk = s->nops / 2; chunk >= 1; chunk /= 2) {
-				for (int from = 0; from < s->nops; from += chunk) {
-					struct dt_script t;
-
-					if (reduce(s, from, chunk, &t) == 0) {
-						snprintf(t.name, sizeof(t.name), "%.40s~r%dc%d", s->name,
-							 round, c++);
-						dt_script_print(stdout, &t);
-					}
-					dt_script_free(&t);
-				}
-				if (chunk == 1)
-					break;
-			}
-		}
-		dt_batch_free(&b);
-		return 0;
-	}
-	{
-		/* pick, per original, the smallest divergent candidate */
-		FILE *f = fopen(argv[i + 1], "r");
-		struct dt_results r;
-
-		if (!f || dt_results_read(f, &r)) {
-			fprintf(stderr, "difftest: %s: cannot read\n", argv[i + 1]);
-			return 2;
-		}
-		fclose(f);
-		for (int k = 0; k < b.nscripts; k++) {
-			const struct dt_script *s = &b.scripts[k];
-			const struct dt_script *best = s;
-			struct dt_script keep[1];
-			int c = 0, have = 0;
-
-			for (int chunk = s->nops / 2; chunk >= 1; chunk /= 2) {
-				for (int from = 0; from < s->nops; from += chunk) {
-					struct dt_script t;
-					const struct dt_sresult *o;
-					struct dt_divergence div;
-
-					if (reduce(s, from, chunk, &t) == 0) {
-						snprintf(t.name, sizeof(t.name), "%.40s~r%dc%d", s->name,
-							 round, c++);
-						o = dt_results_find(&r, t.name);
-						if (o && dt_model_run(&contract, fs, &t, o, NULL, &div) &&
-						    div.op >= 0 && div.op < t.nops && o->complete &&
-						    t.nops < best->nops) {
-							t.nops = div.op + 1;
-							if (have)
-								dt_script_free(keep);
-							keep[0] = t;
-							best = keep;
-							have = 1;
-							continue;
-						}
-					}
-					dt_script_free(&t);
-				}
-				if (chunk == 1)
-					break;
-			}
-			{
-				struct dt_script out;
-				char *tilde;
-
-				dt_script_copy(&out, best);
-				/* keep the original's name (without the ~ suffix) */
-				snprintf(out.name, sizeof(out.name), "%s", s->name);
-				tilde = strchr(out.name, '~');
-				if (tilde)
-					*tilde = 0;
-				dt_script_print(stdout, &out);
-				dt_script_free(&out);
-			}
-			fprintf(stderr, "shrink %s: %d -> %d ops\n", s->name, s->nops, best->nops);
-			if (have)
-				dt_script_free(keep);
-		}
+		/* the candidates, for the guest */
+		for (int k = 0; k < cand.nscripts; k++)
+			dt_script_print(stdout, &cand.scripts[k]);
+	} else if (load_results(argv[i + 1], &cand, &r) == 0) {
+		/* per original, its smallest divergent candidate */
+		for (int k = 0; k < b.nscripts; k++)
+			pick_smallest(&b.scripts[k], &cand, first[k], first[k + 1] - first[k], &r);
 		dt_results_free(&r);
+	} else {
+		i = -1;
 	}
+	free(first);
+	dt_batch_free(&cand);
 	dt_batch_free(&b);
-	return 0;
+	return i < 0 ? 2 : 0;
 }
 
 int main(int argc, char **argv)
