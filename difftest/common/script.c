@@ -408,6 +408,9 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 			v->open[op->fd] = 0;
 		return 0;
 	case OP_ERR_DATA:
+		/* par is for descriptor ops, sync and error meta (README) */
+		if (in_par)
+			return perr(c, "error data cannot run inside par");
 		if (op->fd >= 0 && !v->open[op->fd])
 			return perr(c, "bad descriptor d%d: not open here", op->fd);
 		return 0;
