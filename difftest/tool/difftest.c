@@ -380,7 +380,7 @@ static int cmd_compare(int argc, char **argv)
 	struct dt_batch b;
 	struct dt_results r;
 	struct cls cl[128];
-	int ncl = 0, i, total_div = 0, missing = 0, setup_fail = 0;
+	int ncl = 0, i, total_div = 0, missing = 0, setup_fail = 0, notrace = 0;
 	FILE *df = NULL;
 	char cs[160];
 
@@ -431,6 +431,7 @@ static int cmd_compare(int argc, char **argv)
 				printf("SETUP %s: %s\n", s->name, o->fail);
 			continue;
 		}
+		notrace += !o->trace;
 		nd = dt_model_run(&contract, fs, s, o, NULL, &div);
 		if (nd && div.incomplete) {
 			/* a cut log: not the kernel's divergence */
@@ -522,6 +523,8 @@ static int cmd_compare(int argc, char **argv)
 	}
 	printf("compared %d script(s) on %s, %s, contract %s: %d divergent%s", b.nscripts, kernel,
 	       dt_fs_name(fs), cs, total_div, missing ? " (some missing)" : "");
+	if (notrace)
+		printf(", %d without trace events (results compared only)", notrace);
 	if (setup_fail)
 		printf(", %d SETUP FAILURES (guest could not run them)", setup_fail);
 	printf("\n");
