@@ -376,6 +376,7 @@ static int tokenize(char *line, char **tok)
 /* Descriptor discipline: ops use only open descriptors; open only closed ones. */
 struct vstate {
 	unsigned char open[DT_MAX_FDS];
+	long long pos[DT_MAX_FDS];  /* bytes written through the descriptor since open */
 };
 
 static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, int in_par)
@@ -388,6 +389,7 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 		if (v->open[op->fd])
 			return perr(c, "descriptor d%d is already open", op->fd);
 		v->open[op->fd] = 1;
+		v->pos[op->fd] = 0;
 		return 0;
 	case OP_CLOSE:
 		if (in_par)
@@ -406,6 +408,13 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 			return perr(c, "bad descriptor d%d: not open here", op->fd);
 		if (op->code == OP_CLOSE)
 			v->open[op->fd] = 0;
+		if (op->code == OP_WRITE) {
+			v->pos[op->fd] += op->len;
+			if (v->pos[op->fd] > DT_MAX_FILE_SIZE)
+				return perr(c, "write past %lld MiB on d%d (offset %lld): the model's "
+					    "page cache holds %lld MiB of a file", DT_MAX_FILE_SIZE >> 20,
+					    op->fd, v->pos[op->fd], DT_MAX_FILE_SIZE >> 20);
+		}
 		return 0;
 	case OP_ERR_DATA:
 		/* par is for descriptor ops, sync and error meta (README) */

@@ -23,8 +23,8 @@
 #define AS_EIO 1u
 #define AS_ENOSPC 2u
 #define MAX_INODES 64
-#define MAX_PAGES 1024
 #define PAGE 4096
+#define MAX_PAGES ((int)(DT_MAX_FILE_SIZE / PAGE)) /* the parser keeps writes within */
 
 static const char *const fsnames[FS__COUNT] = {"ext2", "ext4-ordered", "ext4-journal"};
 
