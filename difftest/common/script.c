@@ -624,6 +624,11 @@ int dt_parse(const char *text, const char *fname, struct dt_batch *out, char *er
 		if (check_script(&c, &cur) || push_script(&c, out, &cur))
 			goto fail;
 	}
+	if (!out->nscripts) {
+		c.line = c.line ? c.line : 1;
+		perr(&c, "no script in the file");
+		goto fail;
+	}
 	return 0;
 fail:
 	dt_script_free(&cur);
@@ -657,8 +662,24 @@ int dt_parse_file(const char *path, struct dt_batch *out, char *errbuf, size_t e
 		r = fread(text + len, 1, cap - len - 1, f);
 		len += r;
 	} while (r > 0);
+	if (ferror(f)) {
+		snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));
+		fclose(f);
+		free(text);
+		return -1;
+	}
 	fclose(f);
 	text[len] = 0;
+	if (strlen(text) < len) {
+		/* the parser would stop there without a word */
+		int line = 1;
+
+		for (const char *q = text; *q; q++)
+			line += *q == '\n';
+		snprintf(errbuf, errlen, "%s:%d: a NUL byte", path, line);
+		free(text);
+		return -1;
+	}
 	ret = dt_parse(text, path, out, errbuf, errlen);
 	free(text);
 	return ret;
