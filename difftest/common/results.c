@@ -57,11 +57,21 @@ void dt_opres_format(const struct dt_opres *o, int which, char *buf, size_t len)
 
 void dt_sresult_print(FILE *f, const struct dt_sresult *r)
 {
-	char e[16];
+	dt_sresult_print_ops(f, r, NULL);
+}
+
+void dt_sresult_print_ops(FILE *f, const struct dt_sresult *r, const struct dt_script *s)
+{
+	char e[16], opt[300];
 
 	fprintf(f, "DT S %s%s\n", r->name, r->trace ? " trace" : "");
 	for (int i = 0; i < r->nops; i++) {
 		const struct dt_opres *o = &r->ops[i];
+
+		if (s && i < s->nops) {
+			dt_op_format(&s->ops[i], opt, sizeof(opt));
+			fprintf(f, "# op %d (line %d): %s\n", i, s->ops[i].line, opt);
+		}
 
 		for (int w = 0; w < 2; w++)
 			if (o->done & (1 << w))

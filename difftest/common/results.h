@@ -55,6 +55,8 @@ void dt_results_free(struct dt_results *r);
 void dt_opres_trace(struct dt_opres *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void dt_sresult_print(FILE *f, const struct dt_sresult *r);
+/* The same, each op's results after a "# op I (line L): OP" line from @s. */
+void dt_sresult_print_ops(FILE *f, const struct dt_sresult *r, const struct dt_script *s);
 /*
  * Read the S..E blocks of a guest log (@fname names it in errors) for the
  * scripts of @b: at most one block per script, one result per op (two for a

@@ -818,7 +818,8 @@ static void filter_obs(const struct dt_op *op, int real, const struct dt_opres *
 }
 
 static void describe(const struct dt_script *s, int i, const struct dt_opres *exp,
-		     const struct dt_opres *got, int trace, struct dt_divergence *div)
+		     const struct dt_opres *got, int trace, const char *note,
+		     struct dt_divergence *div)
 {
 	char opt[300], e0[48], e1[48], g0[48], g1[48];
 	size_t o;
@@ -834,8 +835,8 @@ static void describe(const struct dt_script *s, int i, const struct dt_opres *ex
 	if (s->ops[i].code == OP_PAR) {
 		dt_opres_format(exp, 1, e1, sizeof(e1));
 		dt_opres_format(got, 1, g1, sizeof(g1));
-		o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, " ; %s, kernel %s ; %s",
-				      e1, g0, g1);
+		o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, " ; %s, kernel %s ; %s%s",
+				      e1, g0, g1, note);
 	} else {
 		o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, ", kernel %s", g0);
 	}
@@ -860,11 +861,11 @@ static void describe(const struct dt_script *s, int i, const struct dt_opres *ex
  * (below); trace_equal_par() admits a racing checker's no-op event.
  */
 static int run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *obs,
-		   struct dt_opres *pred, int trace)
+		   struct dt_opres *pred, int trace, char *note, size_t notelen)
 {
 	struct m_state cand[4];
 	struct dt_opres res[4];
-	int n = 0;
+	int n = 0, best;
 
 	for (int order = 0; order < 2; order++) {
 		struct out w0, w1;
@@ -948,8 +949,19 @@ static int run_par(struct m_state *m, const struct dt_op *op, const struct dt_op
 			return 0;
 		}
 	}
-	*m = cand[0];
-	*pred = res[0];
+	/* show the outcome with the kernel's results, if one has them */
+	for (best = 0; best < n && !(opres_equal(&res[best], obs, 0) &&
+				      opres_equal(&res[best], obs, 1)); best++)
+		;
+	if (best < n)
+		snprintf(note, notelen, " (the allowed outcome with the kernel's results, of %d; "
+			 "only the trace differs)", n);
+	else
+		snprintf(note, notelen, " (the first of %d allowed outcomes; none has the kernel's "
+			 "results)", n);
+	best = best < n ? best : 0;
+	*m = cand[best];
+	*pred = res[best];
 	return 1;
 }
 
@@ -1017,14 +1029,16 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 		static const struct dt_opres none;
 		struct dt_opres ofilt;
 		const struct dt_opres *o = NULL;
+		char note[96];
 		int bad;
 
 		if (obs) {
 			filter_obs(op, real, i < obs->nops ? &obs->ops[i] : &none, &ofilt);
 			o = &ofilt;
 		}
+		note[0] = 0;
 		if (op->code == OP_PAR) {
-			bad = run_par(m, op, o, p, trace);
+			bad = run_par(m, op, o, p, trace, note, sizeof(note));
 		} else {
 			struct out w = {p, 0};
 
@@ -1036,7 +1050,7 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 			describe_missing(s, i, obs, div);
 		} else if (bad) {
 			ndiv++;
-			describe(s, i, p, o, trace, div);
+			describe(s, i, p, o, trace, note, div);
 		}
 	}
 	if (obs && !obs->complete && !ndiv) {

@@ -165,7 +165,7 @@ static int cmd_predict(int argc, char **argv)
 			struct dt_sresult r;
 
 			dt_model_run(&contract, fs, &b.scripts[k], NULL, &r, NULL);
-			dt_sresult_print(stdout, &r);
+			dt_sresult_print_ops(stdout, &r, &b.scripts[k]);
 			dt_sresult_free(&r);
 		}
 		dt_batch_free(&b);
