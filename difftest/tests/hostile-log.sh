@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # usage: hostile-log.sh DIFFTEST BATCH
 # A small hostile guest log: 20000 blocks for the batch's first script, each
 # claiming a result for op 4095. The results reader must keep its memory
