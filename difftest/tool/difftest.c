@@ -5,7 +5,8 @@
  * scripts. The guest runs are driven by difftest/campaign.sh.
  *
  *   difftest check FILE...                         parse only; errors name FILE:LINE
- *   difftest predict [-c CONTRACT] [-f FS] FILE... print the model's results
+ *   difftest predict [-c CONTRACT] [-f FS] FILE... print the model's results, each
+ *        op's after a "# op I (line L): OP" line
  *   difftest gen -s SEED -n SCRIPTS -o OPS [-p PREFIX] [-R]   random batch on stdout
  *        (-R: with real I/O errors, "fail"/"heal"; for ext2 and ext4-ordered)
  *   difftest compare [-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] BATCH RESULTS
