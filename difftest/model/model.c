@@ -15,6 +15,7 @@
 #include "model.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -817,41 +818,53 @@ static void filter_obs(const struct dt_op *op, int real, const struct dt_opres *
 			memcpy(out->tr[out->ntr++], o->tr[t], DT_TRACE_LEN);
 }
 
+/* Append to @div's text; a text that would overflow is cut, never overrun. */
+static void what_add(struct dt_divergence *div, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void what_add(struct dt_divergence *div, const char *fmt, ...)
+{
+	size_t o = strlen(div->what);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(div->what + o, sizeof(div->what) - o, fmt, ap);
+	va_end(ap);
+}
+
+static void what_add_trace(struct dt_divergence *div, const struct dt_opres *r)
+{
+	for (int t = 0; t < r->ntr; t++)
+		what_add(div, "%s%s", t ? ", " : "", r->tr[t]);
+}
+
 static void describe(const struct dt_script *s, int i, const struct dt_opres *exp,
 		     const struct dt_opres *got, int trace, const char *note,
 		     struct dt_divergence *div)
 {
 	char opt[300], e0[48], e1[48], g0[48], g1[48];
-	size_t o;
 
 	if (!div || div->op >= 0)
 		return;
 	div->op = i;
+	div->what[0] = 0;
 	dt_op_format(&s->ops[i], opt, sizeof(opt));
 	dt_opres_format(exp, 0, e0, sizeof(e0));
 	dt_opres_format(got, 0, g0, sizeof(g0));
-	o = (size_t)snprintf(div->what, sizeof(div->what), "op %d (line %d) `%s`: model %s", i,
-			     s->ops[i].line, opt, e0);
+	what_add(div, "op %d (line %d) `%s`: model %s", i, s->ops[i].line, opt, e0);
 	if (s->ops[i].code == OP_PAR) {
 		dt_opres_format(exp, 1, e1, sizeof(e1));
 		dt_opres_format(got, 1, g1, sizeof(g1));
-		o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, " ; %s, kernel %s ; %s%s",
-				      e1, g0, g1, note);
+		what_add(div, " ; %s, kernel %s ; %s%s", e1, g0, g1, note);
 	} else {
-		o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, ", kernel %s", g0);
+		what_add(div, ", kernel %s", g0);
 	}
-	if (trace && o < sizeof(div->what)) {
-		o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, "; trace model [");
-		for (int t = 0; t < exp->ntr && o < sizeof(div->what); t++)
-			o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, "%s%s",
-					      t ? ", " : "", exp->tr[t]);
-		if (o < sizeof(div->what))
-			o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, "] kernel [");
-		for (int t = 0; t < got->ntr && o < sizeof(div->what); t++)
-			o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, "%s%s",
-					      t ? ", " : "", got->tr[t]);
-		if (o < sizeof(div->what))
-			snprintf(div->what + o, sizeof(div->what) - o, "]");
+	if (trace) {
+		what_add(div, "; trace model [");
+		what_add_trace(div, exp);
+		what_add(div, "] kernel [");
+		what_add_trace(div, got);
+		what_add(div, "]");
 	}
 }
 
