@@ -208,16 +208,9 @@ for k in "${klist[@]}"; do
 		[ "$k" = stock ] && [ "$c" = stock ] && own=1
 		[ "$k" = patched ] && [ "$c" = patched ] && own=1
 		[ -n "$contract" ] && own=1
+		dt_judge "$DT" "$out" "$k" "$c" "$cfull" "$own" "$bug" "${fss[@]}" || status=1
 		shrinkpairs=()
 		for fs in "${fss[@]}"; do
-			cmpout=$out/compare-$k-$ctag-$fs.txt
-			rc=0
-			"$DT" compare -c "$cfull" -f "$fs" -k "$k" -t "$out/rows.tsv" \
-				-d "$out/div-$k-$ctag-$fs.dt" "$out/batch-$fs.dt" "$out/res-$k-$fs.log" \
-				>"$cmpout" || rc=$?
-			[ $rc -le 1 ] || [ $rc -eq 3 ] || die "compare failed: $cmpout"
-			[ $rc -ne 3 ] || { status=1; progress "$k, $fs: the guest did not run every script: $(grep -m1 -E '^(SETUP|MISSING)' "$cmpout")"; }
-			progress "$k, $fs, contract $c: $(tail -n 1 "$cmpout" | sed 's/.*: //')"
 			if [ -s "$out/div-$k-$ctag-$fs.dt" ] && { [ $shrinkown = 0 ] || [ $own = 1 ]; }; then
 				# keep the first N divergent scripts for shrinking (all are in compare-*)
 				# keep the first N divergent scripts of each attribution class
@@ -264,11 +257,6 @@ for k in "${klist[@]}"; do
 						>"$out/compare-final-$k-$ctag-$fs.txt" || true
 				done
 			fi
-		fi
-		if [ $own = 1 ]; then
-			nd=$(awk -F'\t' -v k="$k" -v c="$c" '$1==k && index($3,c)==1 {s+=$7} END {print s+0}' "$out/rows.tsv")
-			if [ -z "$bug" ] && [ "$nd" -gt 0 ]; then status=1; fi
-			if [ -n "$bug" ] && [ "$nd" -eq 0 ]; then status=1; fi
 		fi
 	done
 done

@@ -65,3 +65,34 @@ dt_boot() {
 	fi
 	return $rc
 }
+
+# dt_judge DT OUT KERNEL CONTRACT CFULL OWN BUG FS...
+# Compares the guest's results OUT/res-KERNEL-FS.log of OUT/batch-FS.dt for each
+# FS with CONTRACT (CFULL: with bug=BUG), as campaign.sh does: compare output in
+# OUT/compare-KERNEL-CTAG-FS.txt, divergent scripts in OUT/div-KERNEL-CTAG-FS.dt,
+# rows appended to OUT/rows.tsv; calls progress() (the caller's) per FS. Status
+# 1 when the guest did not run every script, or OWN is 1 (the kernel's own
+# contract) and the kernel did not keep it (with BUG: showed no divergence);
+# dies when compare fails.
+dt_judge() {
+	local dt=$1 out=$2 k=$3 c=$4 cfull=$5 own=$6 bug=$7 ctag=${4//,/+} st=0 fs rc cmpout div=0
+	shift 7
+	for fs in "$@"; do
+		cmpout=$out/compare-$k-$ctag-$fs.txt
+		rc=0
+		"$dt" compare -c "$cfull" -f "$fs" -k "$k" -t "$out/rows.tsv" \
+			-d "$out/div-$k-$ctag-$fs.dt" "$out/batch-$fs.dt" "$out/res-$k-$fs.log" \
+			>"$cmpout" || rc=$?
+		[ $rc -le 1 ] || [ $rc -eq 3 ] || die "compare failed: $cmpout"
+		[ $rc -ne 1 ] || div=1
+		[ $rc -ne 3 ] || { st=1; progress "$k, $fs: the guest did not run every script: $(grep -m1 -E '^(SETUP|MISSING|INCOMPLETE)' "$cmpout")"; }
+		progress "$k, $fs, contract $c: $(tail -n 1 "$cmpout" | sed 's/.*: //')"
+	done
+	# the verdict: compare's exit status (1: divergences), whatever the TSV
+	# calls the contract
+	if [ "$own" = 1 ]; then
+		if [ -z "$bug" ] && [ $div = 1 ]; then st=1; fi
+		if [ -n "$bug" ] && [ $div = 0 ]; then st=1; fi
+	fi
+	return $st
+}

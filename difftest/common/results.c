@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "results.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,11 +57,21 @@ void dt_opres_format(const struct dt_opres *o, int which, char *buf, size_t len)
 
 void dt_sresult_print(FILE *f, const struct dt_sresult *r)
 {
-	char e[16];
+	dt_sresult_print_ops(f, r, NULL);
+}
+
+void dt_sresult_print_ops(FILE *f, const struct dt_sresult *r, const struct dt_script *s)
+{
+	char e[16], opt[300];
 
 	fprintf(f, "DT S %s%s\n", r->name, r->trace ? " trace" : "");
 	for (int i = 0; i < r->nops; i++) {
 		const struct dt_opres *o = &r->ops[i];
+
+		if (s && i < s->nops) {
+			dt_op_format(&s->ops[i], opt, sizeof(opt));
+			fprintf(f, "# op %d (line %d): %s\n", i, s->ops[i].line, opt);
+		}
 
 		for (int w = 0; w < 2; w++)
 			if (o->done & (1 << w))
@@ -73,87 +85,218 @@ void dt_sresult_print(FILE *f, const struct dt_sresult *r)
 	fprintf(f, "DT E %s\n", r->name);
 }
 
-int dt_results_read(FILE *f, struct dt_results *out)
+/* ---- reading a guest log ---- */
+
+struct reader {
+	const char *fname;
+	int line;
+	const struct dt_batch *b;
+	struct dt_results *out;
+	struct dt_sresult *cur;     /* the open block, or NULL */
+	const struct dt_script *script; /* its script */
+	char *err;
+	size_t errlen;
+};
+
+static int rd_err(struct reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int rd_err(struct reader *rd, const char *fmt, ...)
 {
-	char line[512];
-	struct dt_sresult *cur = NULL;
+	va_list ap;
+	int o = snprintf(rd->err, rd->errlen, "%s:%d: ", rd->fname, rd->line);
 
-	memset(out, 0, sizeof(*out));
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line, name[DT_NAME_MAX], a[64], b[64];
-		int i;
+	va_start(ap, fmt);
+	if (o >= 0 && (size_t)o < rd->errlen)
+		vsnprintf(rd->err + o, rd->errlen - (size_t)o, fmt, ap);
+	va_end(ap);
+	return -1;
+}
 
-		line[strcspn(line, "\r\n")] = 0;
-		/* the guest's lines may follow a console prefix */
-		if (!strncmp(p, "DT ", 3))
-			p += 3;
-		else
-			continue;
-		if (p[0] == 'S' && p[1] == ' ') {
-			struct dt_sresult *n = realloc(out->s, (size_t)(out->n + 1) * sizeof(*n));
+/* S NAME [trace] */
+static int rd_start(struct reader *rd, const char *args)
+{
+	char name[DT_NAME_MAX + 1], extra[16] = "";
+	struct dt_sresult *r;
+	int k, n;
 
-			if (!n)
-				return -1;
-			out->s = n;
-			cur = &out->s[out->n++];
-			if (sscanf(p + 2, "%63s", name) != 1)
-				name[0] = 0;
-			dt_sresult_init(cur, name, 0);
-			cur->trace = strstr(p + 2, " trace") != NULL;
-			continue;
-		}
-		if (!cur)
-			continue;
-		if (p[0] == 'E') {
-			cur->complete = 1;
-			cur = NULL;
-			continue;
-		}
-		if (p[0] == 'X') {
-			snprintf(cur->fail, sizeof(cur->fail), "%.250s", p + 2);
-			continue;
-		}
-		if ((p[0] == 'R' || p[0] == 'T') && sscanf(p + 2, "%d", &i) == 1 && i >= 0 &&
-		    i < DT_MAX_OPS) {
-			struct dt_opres *o;
-
-			if (i >= cur->nops) {
-				struct dt_opres *n = realloc(cur->ops, (size_t)(i + 1) * sizeof(*n));
-
-				if (!n)
-					return -1;
-				memset(n + cur->nops, 0, (size_t)(i + 1 - cur->nops) * sizeof(*n));
-				cur->ops = n;
-				cur->nops = i + 1;
-			}
-			o = &cur->ops[i];
-			if (p[0] == 'R') {
-				long ret;
-				int w = 0, e;
-
-				if (sscanf(p + 2, "%63s %ld %63s", a, &ret, b) != 3)
-					continue;
-				if (strstr(a, ".1"))
-					w = 1;
-				e = strcmp(b, "0") ? dt_errnum(b) : 0;
-				o->ret[w] = ret;
-				o->err[w] = e < 0 ? 4095 : e;
-				o->done |= 1 << w;
-			} else {
-				char *q = strchr(p + 2, ' ');
-
-				if (q)
-					dt_opres_trace(o, "%s", q + 1);
-			}
-		}
-	}
+	if (rd->cur)
+		return rd_err(rd, "block of script %s has no 'DT E'", rd->cur->name);
+	n = sscanf(args, "%64s %15s", name, extra);
+	if (n < 1 || (n == 2 && strcmp(extra, "trace")) || strlen(name) >= DT_NAME_MAX)
+		return rd_err(rd, "bad script start 'DT S %s'", args);
+	for (k = 0; k < rd->b->nscripts && strcmp(rd->b->scripts[k].name, name); k++)
+		;
+	if (k == rd->b->nscripts)
+		return rd_err(rd, "results for script %s, which is not in the batch", name);
+	r = &rd->out->s[k];
+	if (r->line)
+		return rd_err(rd, "a second block for script %s (the first at line %d)", name,
+			      r->line);
+	rd->script = &rd->b->scripts[k];
+	dt_sresult_init(r, name, rd->script->nops);
+	r->line = rd->line;
+	r->trace = n == 2;
+	rd->cur = r;
 	return 0;
 }
 
-const struct dt_sresult *dt_results_find(const struct dt_results *r, const char *name)
+/* E NAME */
+static int rd_end(struct reader *rd, const char *args)
 {
-	for (int i = 0; i < r->n; i++)
-		if (!strcmp(r->s[i].name, name))
-			return &r->s[i];
-	return NULL;
+	if (strcmp(args, rd->cur->name))
+		return rd_err(rd, "'DT E %s' ends the block of script %s", args, rd->cur->name);
+	rd->cur->complete = 1;
+	rd->cur = NULL;
+	return 0;
+}
+
+/* "I" or "I.1": the op and which of its results; -1 on error */
+static int rd_op(struct reader *rd, const char *tok, int *which)
+{
+	char *end;
+	long i;
+
+	if (!isdigit((unsigned char)tok[0]))
+		return rd_err(rd, "bad op number '%s'", tok);
+	i = strtol(tok, &end, 10);
+	*which = 0;
+	if (!strcmp(end, ".1"))
+		*which = 1;
+	else if (*end)
+		return rd_err(rd, "bad op number '%s'", tok);
+	if (i >= rd->script->nops)
+		return rd_err(rd, "result for op %ld past the end of script %s (%d ops)", i,
+			      rd->script->name, rd->script->nops);
+	if (*which && rd->script->ops[i].code != OP_PAR)
+		return rd_err(rd, "result %s for op %ld, which is not a par line", tok, i);
+	return (int)i;
+}
+
+/* R I[.1] RET ERRNO */
+static int rd_result(struct reader *rd, const char *args)
+{
+	char a[32], b[32], c[2];
+	struct dt_opres *o;
+	long ret;
+	int i, w, e;
+
+	if (sscanf(args, "%31s %ld %31s %1s", a, &ret, b, c) != 3)
+		return rd_err(rd, "bad result line 'DT R %s'", args);
+	if ((i = rd_op(rd, a, &w)) < 0)
+		return -1;
+	e = strcmp(b, "0") ? dt_errnum(b) : 0;
+	if (e < 0)
+		return rd_err(rd, "bad errno '%s'", b);
+	o = &rd->cur->ops[i];
+	if (o->done & (1 << w))
+		return rd_err(rd, "a second result for op %s of %s", a, rd->cur->name);
+	o->ret[w] = ret;
+	o->err[w] = e;
+	o->done |= 1 << w;
+	rd->cur->nres++;
+	return 0;
+}
+
+/* T I EVENT */
+static int rd_trace(struct reader *rd, const char *args)
+{
+	char a[32];
+	const char *ev = strchr(args, ' ');
+	struct dt_opres *o;
+	int i, w;
+
+	if (!ev || sscanf(args, "%31s", a) != 1)
+		return rd_err(rd, "bad trace line 'DT T %s'", args);
+	if ((i = rd_op(rd, a, &w)) < 0)
+		return -1;
+	if (w)
+		return rd_err(rd, "trace event for op %s: events belong to the op", a);
+	o = &rd->cur->ops[i];
+	if (o->ntr == DT_MAX_TRACE || strlen(ev + 1) >= DT_TRACE_LEN)
+		return rd_err(rd, "more than %d trace events for op %d, or one longer than %d",
+			      DT_MAX_TRACE, i, DT_TRACE_LEN - 1);
+	dt_opres_trace(o, "%s", ev + 1);
+	return 0;
+}
+
+/* X MESSAGE */
+static int rd_fail(struct reader *rd, const char *args)
+{
+	snprintf(rd->cur->fail, sizeof(rd->cur->fail), "%.250s", args);
+	return 0;
+}
+
+static const struct {
+	const char *tag;
+	int (*fn)(struct reader *rd, const char *args); /* NULL: skipped */
+	int in_block;   /* only inside a script block */
+} rd_lines[] = {
+	{"S", rd_start, 0},  {"E", rd_end, 1},  {"R", rd_result, 1}, {"T", rd_trace, 1},
+	{"X", rd_fail, 1},   {"B", NULL, 0},    {"Z", NULL, 0},      {"I", NULL, 0},
+	{"DONE", NULL, 0},
+};
+
+/* One "DT ..." line, without the "DT ". */
+static int rd_line(struct reader *rd, const char *p)
+{
+	size_t n = strcspn(p, " ");
+
+	for (size_t k = 0; k < sizeof(rd_lines) / sizeof(rd_lines[0]); k++) {
+		if (strlen(rd_lines[k].tag) != n || strncmp(p, rd_lines[k].tag, n))
+			continue;
+		if (!rd_lines[k].fn)
+			return 0;
+		if (rd_lines[k].in_block && !rd->cur)
+			return rd_err(rd, "'DT %.60s' outside a script block", p);
+		return rd_lines[k].fn(rd, p + n + !!p[n]);
+	}
+	return rd_err(rd, "unknown line 'DT %.60s'", p);
+}
+
+int dt_results_read(FILE *f, const char *fname, const struct dt_batch *b,
+		    struct dt_results *out, char *err, size_t errlen)
+{
+	struct reader rd = {fname, 0, b, out, NULL, NULL, err, errlen};
+	char line[512];
+
+	memset(out, 0, sizeof(*out));
+	err[0] = 0;
+	out->s = calloc(b->nscripts > 0 ? (size_t)b->nscripts : 1, sizeof(*out->s));
+	if (!out->s)
+		abort();
+	out->n = b->nscripts;
+	while (fgets(line, sizeof(line), f)) {
+		size_t l = strcspn(line, "\r\n");
+
+		rd.line++;
+		if (!line[l] && !feof(f)) {
+			/* a long line: an error if it is a result; else skip the rest */
+			if (!strncmp(line, "DT ", 3) && strncmp(line, "DT I ", 5)) {
+				rd_err(&rd, "line longer than %zu characters", sizeof(line) - 2);
+				goto fail;
+			}
+			while (fgets(line, sizeof(line), f) && !strchr(line, '\n'))
+				;
+			continue;
+		}
+		line[l] = 0;
+		/* only the guest's lines; the console has others */
+		if (strncmp(line, "DT ", 3))
+			continue;
+		if (rd_line(&rd, line + 3))
+			goto fail;
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: %s", fname, strerror(errno));
+		goto fail;
+	}
+	return 0;
+fail:
+	dt_results_free(out);
+	return -1;
+}
+
+const struct dt_sresult *dt_results_get(const struct dt_results *r, int k)
+{
+	return k >= 0 && k < r->n && r->s[k].line ? &r->s[k] : NULL;
 }

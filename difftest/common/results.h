@@ -9,8 +9,10 @@
  *   T I set OBJ 0xWORD      filemap_set_wb_err on OBJ (fN: a file, bdev)
  *   T I adv OBJ 0xOLD 0xNEW file_check_and_advance_wb_err
  *   T I mdadv OBJ 0xOLD 0xNEW  file_check_and_advance_md_wb_err (patched kernel)
- *   X I MESSAGE             the guest could not run op I (setup failure)
+ *   X MESSAGE               the guest could not run the script (setup failure)
  *   E NAME                  the script ended
+ *
+ * Other guest lines (B, Z, I, DONE) are skipped; any other "DT" line is an error.
  */
 #ifndef DIFFTEST_RESULTS_H
 #define DIFFTEST_RESULTS_H
@@ -34,11 +36,14 @@ struct dt_sresult {
 	char name[DT_NAME_MAX];
 	int trace;         /* trace events were captured */
 	int complete;      /* saw E */
+	int line;          /* line of the S line in the log (0: no block) */
+	int nres;          /* R lines read */
 	int nops;
 	struct dt_opres *ops;
 	char fail[256];    /* X line, if any */
 };
 
+/* A guest log's results for a batch: s[k] holds those of script k. */
 struct dt_results {
 	int n;
 	struct dt_sresult *s;
@@ -50,9 +55,18 @@ void dt_results_free(struct dt_results *r);
 void dt_opres_trace(struct dt_opres *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void dt_sresult_print(FILE *f, const struct dt_sresult *r);
-/* Read S..E blocks from a guest log (other lines are ignored). */
-int dt_results_read(FILE *f, struct dt_results *out);
-const struct dt_sresult *dt_results_find(const struct dt_results *r, const char *name);
+/* The same, each op's results after a "# op I (line L): OP" line from @s. */
+void dt_sresult_print_ops(FILE *f, const struct dt_sresult *r, const struct dt_script *s);
+/*
+ * Read the S..E blocks of a guest log (@fname names it in errors) for the
+ * scripts of @b: at most one block per script, one result per op (two for a
+ * "par" line), none past the script's end, so memory is bounded by the batch.
+ * On error returns -1 and writes "FNAME:LINE: message" into @err.
+ */
+int dt_results_read(FILE *f, const char *fname, const struct dt_batch *b,
+		    struct dt_results *out, char *err, size_t errlen);
+/* The results of script @k of the batch, NULL if the log had no block for it. */
+const struct dt_sresult *dt_results_get(const struct dt_results *r, int k);
 /* "ret errno" text of one result */
 void dt_opres_format(const struct dt_opres *o, int which, char *buf, size_t len);
 

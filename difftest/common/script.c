@@ -376,6 +376,7 @@ static int tokenize(char *line, char **tok)
 /* Descriptor discipline: ops use only open descriptors; open only closed ones. */
 struct vstate {
 	unsigned char open[DT_MAX_FDS];
+	long long pos[DT_MAX_FDS];  /* bytes written through the descriptor since open */
 };
 
 static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, int in_par)
@@ -388,6 +389,7 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 		if (v->open[op->fd])
 			return perr(c, "descriptor d%d is already open", op->fd);
 		v->open[op->fd] = 1;
+		v->pos[op->fd] = 0;
 		return 0;
 	case OP_CLOSE:
 		if (in_par)
@@ -406,8 +408,18 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 			return perr(c, "bad descriptor d%d: not open here", op->fd);
 		if (op->code == OP_CLOSE)
 			v->open[op->fd] = 0;
+		if (op->code == OP_WRITE) {
+			v->pos[op->fd] += op->len;
+			if (v->pos[op->fd] > DT_MAX_FILE_SIZE)
+				return perr(c, "write past %lld MiB on d%d (offset %lld): the model's "
+					    "page cache holds %lld MiB of a file", DT_MAX_FILE_SIZE >> 20,
+					    op->fd, v->pos[op->fd], DT_MAX_FILE_SIZE >> 20);
+		}
 		return 0;
 	case OP_ERR_DATA:
+		/* par is for descriptor ops, sync and error meta (README) */
+		if (in_par)
+			return perr(c, "error data cannot run inside par");
 		if (op->fd >= 0 && !v->open[op->fd])
 			return perr(c, "bad descriptor d%d: not open here", op->fd);
 		return 0;
@@ -462,12 +474,19 @@ static int push_op(struct pctx *c, struct dt_script *s, const struct dt_op *op)
 	return 0;
 }
 
-static int push_script(struct dt_batch *b, struct dt_script *s)
+static int push_script(struct pctx *c, struct dt_batch *b, struct dt_script *s)
 {
-	struct dt_script *n = realloc(b->scripts, (size_t)(b->nscripts + 1) * sizeof(*n));
+	struct dt_script *n;
 
+	for (int i = 0; i < b->nscripts; i++)
+		if (!strcmp(b->scripts[i].name, s->name)) {
+			c->line = s->line;
+			return perr(c, "a second script named %s (the first at line %d)", s->name,
+				    b->scripts[i].line);
+		}
+	n = realloc(b->scripts, (size_t)(b->nscripts + 1) * sizeof(*n));
 	if (!n)
-		return -1;
+		return perr(c, "out of memory");
 	b->scripts = n;
 	b->scripts[b->nscripts++] = *s;
 	memset(s, 0, sizeof(*s));
@@ -535,7 +554,7 @@ int dt_parse(const char *text, const char *fname, struct dt_batch *out, char *er
 				perr(&c, "'end' outside a script");
 				goto fail;
 			}
-			if (check_script(&c, &cur) || push_script(out, &cur))
+			if (check_script(&c, &cur) || push_script(&c, out, &cur))
 				goto fail;
 			in_script = 0;
 			continue;
@@ -602,8 +621,13 @@ int dt_parse(const char *text, const char *fname, struct dt_batch *out, char *er
 		goto fail;
 	}
 	if (in_script && implicit) {
-		if (check_script(&c, &cur) || push_script(out, &cur))
+		if (check_script(&c, &cur) || push_script(&c, out, &cur))
 			goto fail;
+	}
+	if (!out->nscripts) {
+		c.line = c.line ? c.line : 1;
+		perr(&c, "no script in the file");
+		goto fail;
 	}
 	return 0;
 fail:
@@ -638,8 +662,24 @@ int dt_parse_file(const char *path, struct dt_batch *out, char *errbuf, size_t e
 		r = fread(text + len, 1, cap - len - 1, f);
 		len += r;
 	} while (r > 0);
+	if (ferror(f)) {
+		snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));
+		fclose(f);
+		free(text);
+		return -1;
+	}
 	fclose(f);
 	text[len] = 0;
+	if (strlen(text) < len) {
+		/* the parser would stop there without a word */
+		int line = 1;
+
+		for (const char *q = text; *q; q++)
+			line += *q == '\n';
+		snprintf(errbuf, errlen, "%s:%d: a NUL byte", path, line);
+		free(text);
+		return -1;
+	}
 	ret = dt_parse(text, path, out, errbuf, errlen);
 	free(text);
 	return ret;

@@ -33,6 +33,9 @@
 #define DT_MAX_FDS 16      /* d0 .. d15 */
 #define DT_MAX_OPS 4096
 #define DT_NAME_MAX 64
+/* The model's page cache holds this much of each file: a script that writes
+ * past it through one descriptor is refused (the model would predict EIO). */
+#define DT_MAX_FILE_SIZE (4LL << 20)
 
 enum dt_opcode {
 	OP_OPEN,

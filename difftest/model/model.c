@@ -15,6 +15,7 @@
 #include "model.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,8 +24,8 @@
 #define AS_EIO 1u
 #define AS_ENOSPC 2u
 #define MAX_INODES 64
-#define MAX_PAGES 1024
 #define PAGE 4096
+#define MAX_PAGES ((int)(DT_MAX_FILE_SIZE / PAGE)) /* the parser keeps writes within */
 
 static const char *const fsnames[FS__COUNT] = {"ext2", "ext4-ordered", "ext4-journal"};
 
@@ -726,15 +727,16 @@ static int trace_equal(const struct dt_opres *a, const struct dt_opres *b, int s
 }
 
 /*
- * A "par" line's trace: as trace_equal(@pred, @obs), but @obs may also hold,
- * per cursor, one "adv"/"mdadv" event whose old and new words are equal, when
+ * A "par" line's trace: as trace_equal(@pred, @obs), but when both threads
+ * use one descriptor @obs may also hold, per cursor, one "adv"/"mdadv" event whose old and new words are equal, when
  * @pred advanced that cursor to that word.  It is the other thread of a race
  * in which both passed the lockless errseq_check() of
  * file_check_and_advance_wb_err() (or its md twin) before either took
  * f_lock: the second finds the cursor advanced, reports 0 and still emits the
  * tracepoint.  Its return values are those of a serial order.
  */
-static int trace_equal_par(const struct dt_opres *pred, const struct dt_opres *obs)
+static int trace_equal_par(const struct dt_op *op, const struct dt_opres *pred,
+			   const struct dt_opres *obs)
 {
 	char seen[DT_MAX_TRACE][DT_TRACE_LEN];
 	struct dt_opres x = *obs;
@@ -742,6 +744,9 @@ static int trace_equal_par(const struct dt_opres *pred, const struct dt_opres *o
 
 	if (trace_equal(pred, obs, 1))
 		return 1;
+	/* two descriptors: two cursors, each checked by one thread only */
+	if (op->sub[0].fd < 0 || op->sub[0].fd != op->sub[1].fd)
+		return 0;
 	for (int t = 0; t < x.ntr; t++) {
 		char kind[8], label[32], key[DT_TRACE_LEN];
 		unsigned int a, b;
@@ -772,54 +777,94 @@ static int trace_equal_par(const struct dt_opres *pred, const struct dt_opres *o
 	return nseen && trace_equal(pred, &x, 1);
 }
 
-/* The observed trace of op @op, without the set events of real writeback. */
-static void filter_obs(const struct dt_op *op, const struct dt_opres *o, struct dt_opres *out)
+/* @op writes dirty pages back (README: real errors), or one of a par line's does. */
+static int writes_back(const struct dt_op *op)
 {
-	int keep_sets = op->code == OP_ERR_DATA || op->code == OP_ERR_META;
+	switch (op->code) {
+	case OP_FSYNC: case OP_FDATASYNC: case OP_SYNCFS: case OP_SYNC: case OP_EVICT:
+	case OP_FAIL:
+		return 1;
+	case OP_SFR:
+		return !!(op->flags & SFR_WRITE);
+	case OP_PAR:
+		return writes_back(&op->sub[0]) || writes_back(&op->sub[1]);
+	default:
+		return 0;
+	}
+}
 
-	if (op->code == OP_PAR)
-		keep_sets = op->sub[0].code == OP_ERR_META || op->sub[1].code == OP_ERR_META;
+static int uses_fail(const struct dt_script *s)
+{
+	for (int i = 0; i < s->nops; i++)
+		if (s->ops[i].code == OP_FAIL)
+			return 1;
+	return 0;
+}
+
+/*
+ * The observed trace of op @op, without the set events of real writeback
+ * failures on files (@real: the script uses "fail"), which are not compared
+ * (see writeback()); every other event is.
+ */
+static void filter_obs(const struct dt_op *op, int real, const struct dt_opres *o,
+		       struct dt_opres *out)
+{
+	int drop = real && writes_back(op);
+
 	*out = *o;
 	out->ntr = 0;
 	for (int t = 0; t < o->ntr; t++)
-		if (keep_sets || strncmp(o->tr[t], "set ", 4))
+		if (!drop || strncmp(o->tr[t], "set f", 5))
 			memcpy(out->tr[out->ntr++], o->tr[t], DT_TRACE_LEN);
 }
 
+/* Append to @div's text; a text that would overflow is cut, never overrun. */
+static void what_add(struct dt_divergence *div, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void what_add(struct dt_divergence *div, const char *fmt, ...)
+{
+	size_t o = strlen(div->what);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(div->what + o, sizeof(div->what) - o, fmt, ap);
+	va_end(ap);
+}
+
+static void what_add_trace(struct dt_divergence *div, const struct dt_opres *r)
+{
+	for (int t = 0; t < r->ntr; t++)
+		what_add(div, "%s%s", t ? ", " : "", r->tr[t]);
+}
+
 static void describe(const struct dt_script *s, int i, const struct dt_opres *exp,
-		     const struct dt_opres *got, int trace, struct dt_divergence *div)
+		     const struct dt_opres *got, int trace, const char *note,
+		     struct dt_divergence *div)
 {
 	char opt[300], e0[48], e1[48], g0[48], g1[48];
-	size_t o;
 
 	if (!div || div->op >= 0)
 		return;
 	div->op = i;
+	div->what[0] = 0;
 	dt_op_format(&s->ops[i], opt, sizeof(opt));
 	dt_opres_format(exp, 0, e0, sizeof(e0));
 	dt_opres_format(got, 0, g0, sizeof(g0));
-	o = (size_t)snprintf(div->what, sizeof(div->what), "op %d (line %d) `%s`: model %s", i,
-			     s->ops[i].line, opt, e0);
+	what_add(div, "op %d (line %d) `%s`: model %s", i, s->ops[i].line, opt, e0);
 	if (s->ops[i].code == OP_PAR) {
 		dt_opres_format(exp, 1, e1, sizeof(e1));
 		dt_opres_format(got, 1, g1, sizeof(g1));
-		o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, " ; %s, kernel %s ; %s",
-				      e1, g0, g1);
+		what_add(div, " ; %s, kernel %s ; %s%s", e1, g0, g1, note);
 	} else {
-		o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, ", kernel %s", g0);
+		what_add(div, ", kernel %s", g0);
 	}
-	if (trace && o < sizeof(div->what)) {
-		o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, "; trace model [");
-		for (int t = 0; t < exp->ntr && o < sizeof(div->what); t++)
-			o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, "%s%s",
-					      t ? ", " : "", exp->tr[t]);
-		if (o < sizeof(div->what))
-			o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, "] kernel [");
-		for (int t = 0; t < got->ntr && o < sizeof(div->what); t++)
-			o += (size_t)snprintf(div->what + o, sizeof(div->what) - o, "%s%s",
-					      t ? ", " : "", got->tr[t]);
-		if (o < sizeof(div->what))
-			snprintf(div->what + o, sizeof(div->what) - o, "]");
+	if (trace) {
+		what_add(div, "; trace model [");
+		what_add_trace(div, exp);
+		what_add(div, "] kernel [");
+		what_add_trace(div, got);
+		what_add(div, "]");
 	}
 }
 
@@ -829,11 +874,11 @@ static void describe(const struct dt_script *s, int i, const struct dt_opres *ex
  * (below); trace_equal_par() admits a racing checker's no-op event.
  */
 static int run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *obs,
-		   struct dt_opres *pred, int trace)
+		   struct dt_opres *pred, int trace, char *note, size_t notelen)
 {
 	struct m_state cand[4];
 	struct dt_opres res[4];
-	int n = 0;
+	int n = 0, best;
 
 	for (int order = 0; order < 2; order++) {
 		struct out w0, w1;
@@ -911,15 +956,63 @@ static int run_par(struct m_state *m, const struct dt_op *op, const struct dt_op
 	}
 	for (int k = 0; k < n; k++) {
 		if (!obs || (opres_equal(&res[k], obs, 0) && opres_equal(&res[k], obs, 1) &&
-			     (!trace || trace_equal_par(&res[k], obs)))) {
+			     (!trace || trace_equal_par(op, &res[k], obs)))) {
 			*m = cand[k];
 			*pred = res[k];
 			return 0;
 		}
 	}
-	*m = cand[0];
-	*pred = res[0];
+	/* show the outcome with the kernel's results, if one has them */
+	for (best = 0; best < n && !(opres_equal(&res[best], obs, 0) &&
+				      opres_equal(&res[best], obs, 1)); best++)
+		;
+	if (best < n)
+		snprintf(note, notelen, " (the allowed outcome with the kernel's results, of %d; "
+			 "only the trace differs)", n);
+	else
+		snprintf(note, notelen, " (the first of %d allowed outcomes; none has the kernel's "
+			 "results)", n);
+	best = best < n ? best : 0;
+	*m = cand[best];
+	*pred = res[best];
 	return 1;
+}
+
+static int has_results(const struct dt_op *op, const struct dt_opres *o)
+{
+	int want = op->code == OP_PAR ? 3 : 1;
+
+	return (o->done & want) == want;
+}
+
+/* Where a block without "DT E" was cut: its last op with any output. */
+static int cut_at(const struct dt_script *s, const struct dt_sresult *obs)
+{
+	int last = 0;
+
+	if (obs->complete)
+		return s->nops;
+	for (int i = 0; i < obs->nops && i < s->nops; i++)
+		if (obs->ops[i].done || obs->ops[i].ntr)
+			last = i;
+	return last;
+}
+
+/* Op @i lacks results (or, in a cut log, may have lost some). */
+static void describe_missing(const struct dt_script *s, int i, const struct dt_sresult *obs,
+			     struct dt_divergence *div)
+{
+	char opt[300];
+
+	if (!div || div->op >= 0)
+		return;
+	div->op = i;
+	div->incomplete = !obs->complete;
+	dt_op_format(&s->ops[i], opt, sizeof(opt));
+	snprintf(div->what, sizeof(div->what), "%s op %d (line %d) `%s`%s%s%s",
+		 obs->complete ? "no result from the guest for" :
+		 "guest did not finish the script: its results end at", i, s->ops[i].line, opt,
+		 obs->fail[0] ? " (guest: " : "", obs->fail, obs->fail[0] ? ")" : "");
 }
 
 int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_script *s,
@@ -927,71 +1020,59 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 {
 	struct m_state *m = malloc(sizeof(*m));
 	struct dt_sresult local;
-	int ndiv = 0, trace = obs ? obs->trace : 1;
+	int ndiv = 0, trace = obs ? obs->trace : 1, cut = obs ? cut_at(s, obs) : s->nops;
+	int real = uses_fail(s);
 
 	if (!m)
 		abort();
 	state_init(m, c, fs);
-	if (!pred) {
+	if (!pred)
 		pred = &local;
-		dt_sresult_init(pred, s->name, s->nops);
-	} else {
-		dt_sresult_init(pred, s->name, s->nops);
-	}
+	dt_sresult_init(pred, s->name, s->nops);
 	pred->trace = trace;
 	pred->complete = 1;
 	if (div) {
 		div->op = -1;
+		div->incomplete = 0;
 		div->what[0] = 0;
 	}
 	for (int i = 0; i < s->nops; i++) {
 		const struct dt_op *op = &s->ops[i];
 		struct dt_opres *p = &pred->ops[i];
-		const struct dt_opres *o = obs && i < obs->nops ? &obs->ops[i] : NULL;
 		static const struct dt_opres none;
 		struct dt_opres ofilt;
+		const struct dt_opres *o = NULL;
+		char note[96];
+		int bad;
 
-		if (o) {
-			filter_obs(op, o, &ofilt);
+		if (obs) {
+			filter_obs(op, real, i < obs->nops ? &obs->ops[i] : &none, &ofilt);
 			o = &ofilt;
 		}
-
+		note[0] = 0;
 		if (op->code == OP_PAR) {
-			if (run_par(m, op, o, p, trace) && obs) {
-				ndiv++;
-				describe(s, i, p, o ? o : &none, trace, div);
-			}
-			continue;
-		}
-		{
+			bad = run_par(m, op, o, p, trace, note, sizeof(note));
+		} else {
 			struct out w = {p, 0};
 
 			step(m, op, &w);
+			bad = o && (!opres_equal(p, o, 0) || (trace && !trace_equal(p, o, 0)));
 		}
-		if (obs) {
-			if (!o) {
-				ndiv++;
-				if (div && div->op < 0) {
-					describe(s, i, p, &none, 0, div);
-					if (obs->fail[0])
-						snprintf(div->what + strlen(div->what),
-							 sizeof(div->what) - strlen(div->what),
-							 " (guest: %s)", obs->fail);
-				}
-				continue;
-			}
-			if (!opres_equal(p, o, 0) || (trace && !trace_equal(p, o, 0))) {
-				ndiv++;
-				describe(s, i, p, o, trace, div);
-			}
+		if (o && (!has_results(op, o) || (bad && i >= cut))) {
+			ndiv++;
+			describe_missing(s, i, obs, div);
+		} else if (bad) {
+			ndiv++;
+			describe(s, i, p, o, trace, note, div);
 		}
 	}
 	if (obs && !obs->complete && !ndiv) {
 		ndiv++;
-		if (div && div->op < 0) {
+		if (div) {
 			div->op = s->nops;
+			div->incomplete = 1;
 			snprintf(div->what, sizeof(div->what), "guest did not finish the script%s%s",
-				 obs->fail[0] ? ": " : "", obs->fail);
+				 obs->fail[0] ? ": " : " (no 'DT E')", obs->fail);
 		}
 	}
 	if (pred == &local)

@@ -64,6 +64,7 @@ void dt_contract_format(const struct dt_contract *c, char *buf, size_t len);
 /* One divergence: the first op of a script where the kernel and model differ. */
 struct dt_divergence {
 	int op;            /* op index, -1: none */
+	int incomplete;    /* the guest did not finish the script (no results from op on) */
 	char what[512];    /* human-readable: expected vs got */
 };
 

@@ -5,7 +5,8 @@
  * scripts. The guest runs are driven by difftest/campaign.sh.
  *
  *   difftest check FILE...                         parse only; errors name FILE:LINE
- *   difftest predict [-c CONTRACT] [-f FS] FILE... print the model's results
+ *   difftest predict [-c CONTRACT] [-f FS] FILE... print the model's results, each
+ *        op's after a "# op I (line L): OP" line
  *   difftest gen -s SEED -n SCRIPTS -o OPS [-p PREFIX] [-R]   random batch on stdout
  *        (-R: with real I/O errors, "fail"/"heal"; for ext2 and ext4-ordered)
  *   difftest compare [-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] BATCH RESULTS
@@ -20,7 +21,7 @@
  * CONTRACT: stock | patched | a list of switches (see model.h), plus
  * bug=NAME to plant a deliberate mistake (checker-bites tests).
  * Exit status of compare: 0 no divergence, 1 divergences, 2 usage/parse error,
- * 3 the guest did not run some scripts (setup failure, missing results).
+ * 3 the guest did not run some scripts (setup failure, no block, a block cut short).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -111,6 +112,24 @@ static int load(const char *path, struct dt_batch *b)
 	return 0;
 }
 
+/* The guest's results for batch @b. */
+static int load_results(const char *path, const struct dt_batch *b, struct dt_results *r)
+{
+	char err[512];
+	FILE *f = fopen(path, "r");
+	int ret;
+
+	if (!f) {
+		fprintf(stderr, "difftest: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	ret = dt_results_read(f, path, b, r, err, sizeof(err));
+	fclose(f);
+	if (ret)
+		fprintf(stderr, "difftest: %s\n", err);
+	return ret;
+}
+
 /* ---- check / predict ---- */
 
 static int cmd_check(int argc, char **argv)
@@ -147,7 +166,7 @@ static int cmd_predict(int argc, char **argv)
 			struct dt_sresult r;
 
 			dt_model_run(&contract, fs, &b.scripts[k], NULL, &r, NULL);
-			dt_sresult_print(stdout, &r);
+			dt_sresult_print_ops(stdout, &r, &b.scripts[k]);
 			dt_sresult_free(&r);
 		}
 		dt_batch_free(&b);
@@ -351,36 +370,182 @@ static int count_ops(const struct dt_script *s)
 	return n;
 }
 
+/* The tally of one scenario class (one TSV row). */
 struct cls {
 	char name[DT_NAME_MAX];
 	long ops, scripts, divscripts, divops;
 	long why[DT_NSWITCHES + 2]; /* per switch, then several switches, unexplained */
 };
 
+/* What compare counts: per class, and in all. */
+struct tally {
+	int ncl, cap;
+	struct cls *cl;
+	int divergent, missing, setup_fail, notrace;
+};
+
+static struct cls *class_get(struct tally *t, const char *script)
+{
+	char name[DT_NAME_MAX];
+	struct cls *c;
+
+	class_of(script, name, sizeof(name));
+	for (int j = 0; j < t->ncl; j++)
+		if (!strcmp(t->cl[j].name, name))
+			return &t->cl[j];
+	if (t->ncl == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 64;
+		t->cl = realloc(t->cl, (size_t)t->cap * sizeof(*t->cl));
+		if (!t->cl)
+			abort();
+	}
+	c = &t->cl[t->ncl++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	return c;
+}
+
+/*
+ * Attribute a divergence of @s: the smallest set of the contract's switches
+ * that, turned off, makes the kernel agree (a documented deviation), named
+ * in @why; returns its slot in struct cls's why[] (DT_NSWITCHES: several
+ * switches, DT_NSWITCHES + 1: none, "unexplained").
+ */
+static int attribute(const struct dt_script *s, const struct dt_sresult *o, char *why,
+		     size_t len)
+{
+	int best = -1;
+
+	why[0] = 0;
+	for (int size = 1; size <= DT_NSWITCHES && best < 0; size++)
+		for (int mask = 1; mask < (1 << DT_NSWITCHES) && best < 0; mask++) {
+			struct dt_contract alt = contract;
+			int ok = 1;
+
+			if (__builtin_popcount((unsigned)mask) != size)
+				continue;
+			for (int sw = 0; sw < DT_NSWITCHES; sw++) {
+				int *v = dt_contract_switch(&alt, sw);
+
+				if (!(mask & (1 << sw)))
+					continue;
+				if (!*v)
+					ok = 0;
+				*v = 0;
+			}
+			if (ok && dt_model_run(&alt, fs, s, o, NULL, NULL) == 0)
+				best = mask;
+		}
+	if (best < 0) {
+		snprintf(why, len, "unexplained");
+		return DT_NSWITCHES + 1;
+	}
+	for (int sw = 0; sw < DT_NSWITCHES; sw++)
+		if (best & (1 << sw))
+			snprintf(why + strlen(why), len - strlen(why), "%s%s", why[0] ? "+" : "",
+				 dt_switch_name(sw));
+	return __builtin_popcount((unsigned)best) > 1 ? DT_NSWITCHES : __builtin_ctz((unsigned)best);
+}
+
+/* Keep @s, up to and including its first divergence, in the DIVFILE. */
+static void keep_divergent(FILE *df, const struct dt_script *s, const struct dt_divergence *div,
+			   const char *cs, const char *why)
+{
+	struct dt_script t;
+
+	dt_script_copy(&t, s);
+	if (div->op >= 0 && div->op < t.nops)
+		t.nops = div->op + 1;
+	fprintf(df, "# %s %s contract %s [%s]: %s\n", kernel, dt_fs_name(fs), cs, why, div->what);
+	dt_script_print(df, &t);
+	t.nops = s->nops;
+	dt_script_free(&t);
+}
+
+/* Compare script @s with the guest's results @o (NULL: none); count it in @t. */
+static void compare_one(const struct dt_script *s, const struct dt_sresult *o, struct tally *t,
+			FILE *df, const char *cs)
+{
+	struct cls *c = class_get(t, s->name);
+	struct dt_divergence div;
+	char why[96];
+	int nd, slot;
+
+	if (!o) {
+		t->missing++;
+		printf("MISSING %s: no results from the guest\n", s->name);
+		c->divscripts++;
+		t->divergent++;
+		return;
+	}
+	if (o->fail[0] && o->nres == 0) {
+		/* the guest could not set up (mount, dm, module): not a divergence */
+		if (++t->setup_fail <= 3)
+			printf("SETUP %s: %s\n", s->name, o->fail);
+		return;
+	}
+	t->notrace += !o->trace;
+	nd = dt_model_run(&contract, fs, s, o, NULL, &div);
+	if (nd && div.incomplete) {
+		/* a cut log: not the kernel's divergence */
+		t->missing++;
+		printf("INCOMPLETE %s: %s\n", s->name, div.what);
+		c->divscripts++;
+		t->divergent++;
+		return;
+	}
+	c->ops += count_ops(s);
+	c->scripts++;
+	if (!nd)
+		return;
+	c->divscripts++;
+	c->divops += nd;
+	t->divergent++;
+	slot = attribute(s, o, why, sizeof(why));
+	c->why[slot]++;
+	printf("DIVERGE %s [%s]: %s\n", s->name, why, div.what);
+	if (df)
+		keep_divergent(df, s, &div, cs, why);
+}
+
+static int write_tsv(const struct tally *t, const char *cs)
+{
+	FILE *f = fopen(tsv, "a");
+
+	if (!f) {
+		fprintf(stderr, "difftest: %s: %s\n", tsv, strerror(errno));
+		return -1;
+	}
+	for (int j = 0; j < t->ncl; j++) {
+		const struct cls *c = &t->cl[j];
+
+		fprintf(f, "%s\t%s\t%s\t%s\t%ld\t%ld\t%ld\t%ld\t", kernel, dt_fs_name(fs), cs, c->name,
+			c->ops, c->scripts, c->divscripts, c->divops);
+		for (int sw = 0; sw < DT_NSWITCHES; sw++)
+			fprintf(f, "%s:%ld,", dt_switch_name(sw), c->why[sw]);
+		fprintf(f, "several_switches:%ld,unexplained:%ld\n", c->why[DT_NSWITCHES],
+			c->why[DT_NSWITCHES + 1]);
+	}
+	fclose(f);
+	return 0;
+}
+
 static int cmd_compare(int argc, char **argv)
 {
 	struct dt_batch b;
 	struct dt_results r;
-	struct cls cl[128];
-	int ncl = 0, i, total_div = 0, missing = 0, setup_fail = 0;
-	FILE *f, *df = NULL;
+	struct tally t = {0};
+	FILE *df = NULL;
 	char cs[160];
+	int i, st;
 
 	i = common_opts(argc, argv, "t:d:", opt_cb);
 	if (argc - i != 2)
 		usage();
 	if (load(argv[i], &b))
 		return 2;
-	f = fopen(argv[i + 1], "r");
-	if (!f) {
-		fprintf(stderr, "difftest: %s: %s\n", argv[i + 1], strerror(errno));
+	if (load_results(argv[i + 1], &b, &r))
 		return 2;
-	}
-	if (dt_results_read(f, &r)) {
-		fprintf(stderr, "difftest: %s: cannot read results\n", argv[i + 1]);
-		return 2;
-	}
-	fclose(f);
 	if (divfile) {
 		df = fopen(divfile, "w");
 		if (!df) {
@@ -389,130 +554,22 @@ static int cmd_compare(int argc, char **argv)
 		}
 	}
 	dt_contract_format(&contract, cs, sizeof(cs));
-	for (int k = 0; k < b.nscripts; k++) {
-		const struct dt_script *s = &b.scripts[k];
-		const struct dt_sresult *o = dt_results_find(&r, s->name);
-		struct dt_divergence div;
-		char cname[DT_NAME_MAX];
-		struct cls *c = NULL;
-		int nd;
-
-		class_of(s->name, cname, sizeof(cname));
-		for (int j = 0; j < ncl; j++)
-			if (!strcmp(cl[j].name, cname))
-				c = &cl[j];
-		if (!c && ncl < 128) {
-			c = &cl[ncl++];
-			memset(c, 0, sizeof(*c));
-			snprintf(c->name, sizeof(c->name), "%s", cname);
-		}
-		if (!o) {
-			missing++;
-			printf("MISSING %s: no results from the guest\n", s->name);
-			if (c)
-				c->divscripts++;
-			total_div++;
-			continue;
-		}
-		if (o->fail[0] && o->nops == 0) {
-			/* the guest could not set up (mount, dm, module): not a divergence */
-			setup_fail++;
-			if (setup_fail <= 3)
-				printf("SETUP %s: %s\n", s->name, o->fail);
-			continue;
-		}
-		nd = dt_model_run(&contract, fs, s, o, NULL, &div);
-		if (c) {
-			c->ops += count_ops(s);
-			c->scripts++;
-			if (nd) {
-				c->divscripts++;
-				c->divops += nd;
-			}
-		}
-		if (nd) {
-			struct dt_script t;
-			char why[96] = "";
-			int best = -1, slot;
-
-			total_div++;
-			/* attribute it: the smallest set of the contract's switches
-			 * that, turned off, makes the kernel agree (a documented
-			 * deviation); none: "unexplained" */
-			for (int size = 1; size <= DT_NSWITCHES && best < 0; size++)
-				for (int mask = 1; mask < (1 << DT_NSWITCHES) && best < 0; mask++) {
-					struct dt_contract alt = contract;
-					int ok = 1;
-
-					if (__builtin_popcount((unsigned)mask) != size)
-						continue;
-					for (int sw = 0; sw < DT_NSWITCHES; sw++) {
-						int *v = dt_contract_switch(&alt, sw);
-
-						if (!(mask & (1 << sw)))
-							continue;
-						if (!*v)
-							ok = 0;
-						*v = 0;
-					}
-					if (ok && dt_model_run(&alt, fs, s, o, NULL, NULL) == 0)
-						best = mask;
-				}
-			for (int sw = 0; sw < DT_NSWITCHES && best > 0; sw++)
-				if (best & (1 << sw))
-					snprintf(why + strlen(why), sizeof(why) - strlen(why), "%s%s",
-						 why[0] ? "+" : "", dt_switch_name(sw));
-			if (best < 0)
-				slot = DT_NSWITCHES + 1;
-			else if (__builtin_popcount((unsigned)best) > 1)
-				slot = DT_NSWITCHES;
-			else
-				slot = __builtin_ctz((unsigned)best);
-			printf("DIVERGE %s [%s]: %s\n", s->name, why[0] ? why : "unexplained",
-			       div.what);
-			if (c)
-				c->why[slot]++;
-			if (df) {
-				/* keep the ops up to and including the first divergence */
-				dt_script_copy(&t, s);
-				if (div.op >= 0 && div.op < t.nops)
-					t.nops = div.op + 1;
-				fprintf(df, "# %s %s contract %s [%s]: %s\n", kernel, dt_fs_name(fs), cs,
-					why[0] ? why : "unexplained", div.what);
-				dt_script_print(df, &t);
-				dt_script_free(&t);
-			}
-		}
-	}
-	if (tsv) {
-		FILE *t = fopen(tsv, "a");
-
-		if (!t) {
-			fprintf(stderr, "difftest: %s: %s\n", tsv, strerror(errno));
-			return 2;
-		}
-		for (int j = 0; j < ncl; j++) {
-			fprintf(t, "%s\t%s\t%s\t%s\t%ld\t%ld\t%ld\t%ld\t", kernel, dt_fs_name(fs), cs,
-				cl[j].name, cl[j].ops, cl[j].scripts, cl[j].divscripts, cl[j].divops);
-			for (int sw = 0; sw < DT_NSWITCHES; sw++)
-				fprintf(t, "%s:%ld,", dt_switch_name(sw), cl[j].why[sw]);
-			fprintf(t, "several_switches:%ld,unexplained:%ld\n", cl[j].why[DT_NSWITCHES],
-				cl[j].why[DT_NSWITCHES + 1]);
-		}
-		fclose(t);
-	}
+	for (int k = 0; k < b.nscripts; k++)
+		compare_one(&b.scripts[k], dt_results_get(&r, k), &t, df, cs);
+	st = tsv && write_tsv(&t, cs) ? 2 : t.setup_fail || t.missing ? 3 : t.divergent ? 1 : 0;
 	printf("compared %d script(s) on %s, %s, contract %s: %d divergent%s", b.nscripts, kernel,
-	       dt_fs_name(fs), cs, total_div, missing ? " (some missing)" : "");
-	if (setup_fail)
-		printf(", %d SETUP FAILURES (guest could not run them)", setup_fail);
+	       dt_fs_name(fs), cs, t.divergent, t.missing ? " (some missing)" : "");
+	if (t.notrace)
+		printf(", %d without trace events (results compared only)", t.notrace);
+	if (t.setup_fail)
+		printf(", %d SETUP FAILURES (guest could not run them)", t.setup_fail);
 	printf("\n");
 	if (df)
 		fclose(df);
+	free(t.cl);
 	dt_results_free(&r);
 	dt_batch_free(&b);
-	if (setup_fail || missing)
-		return 3;
-	return total_div ? 1 : 0;
+	return st;
 }
 
 /* ---- shrink ---- */
@@ -573,104 +630,102 @@ static int reduce(const struct dt_script *s, int from, int n, struct dt_script *
 	return out->nops < s->nops && out->nops > 0 && dt_script_valid(out) == 0 ? 0 : -1;
 }
 
+/*
+ * The candidate reductions of @s (chunks of n/2, n/4, ..., 1 removed), named
+ * ORIG~rROUNDcN, appended to @out.
+ */
+static void candidates(const struct dt_script *s, struct dt_batch *out)
+{
+	int c = 0;
+
+	for (int chunk = s->nops / 2; chunk >= 1; chunk /= 2) {
+		for (int from = 0; from < s->nops; from += chunk) {
+			struct dt_script t, *n;
+
+			if (reduce(s, from, chunk, &t)) {
+				dt_script_free(&t);
+				continue;
+			}
+			snprintf(t.name, sizeof(t.name), "%.40s~r%dc%d", s->name, round, c++);
+			n = realloc(out->scripts, (size_t)(out->nscripts + 1) * sizeof(*n));
+			if (!n)
+				abort();
+			out->scripts = n;
+			out->scripts[out->nscripts++] = t;
+		}
+		if (chunk == 1)
+			break;
+	}
+}
+
+/* Print the smallest of @cand[0..n) still divergent in @r (else @s), as @s's name. */
+static void pick_smallest(const struct dt_script *s, const struct dt_batch *cand, int first,
+			  int n, const struct dt_results *r)
+{
+	struct dt_script out;
+	int best = -1, nops = s->nops;
+	char *tilde;
+
+	for (int k = first; k < first + n; k++) {
+		const struct dt_script *t = &cand->scripts[k];
+		const struct dt_sresult *o = dt_results_get(r, k);
+		struct dt_divergence div;
+
+		if (o && o->complete && t->nops < nops &&
+		    dt_model_run(&contract, fs, t, o, NULL, &div) && div.op >= 0 &&
+		    div.op < t->nops && !div.incomplete) {
+			best = k;
+			nops = div.op + 1;
+		}
+	}
+	dt_script_copy(&out, best < 0 ? s : &cand->scripts[best]);
+	out.nops = nops;
+	/* keep the original's name (without the ~ suffix) */
+	snprintf(out.name, sizeof(out.name), "%s", s->name);
+	tilde = strchr(out.name, '~');
+	if (tilde)
+		*tilde = 0;
+	dt_script_print(stdout, &out);
+	out.nops = best < 0 ? s->nops : cand->scripts[best].nops;
+	dt_script_free(&out);
+	fprintf(stderr, "shrink %s: %d -> %d ops\n", s->name, s->nops, nops);
+}
+
 static int cmd_shrink(int argc, char **argv)
 {
-	int i;
-	struct dt_batch b;
+	struct dt_batch b, cand = {0, NULL};
+	struct dt_results r;
+	int i, *first;
 
 	i = common_opts(argc, argv, "r:", opt_cb);
 	if (argc - i < 1 || argc - i > 2)
 		usage();
 	if (load(argv[i], &b))
 		return 2;
+	first = calloc((size_t)b.nscripts + 1, sizeof(*first));
+	if (!first)
+		abort();
+	for (int k = 0; k < b.nscripts; k++) {
+		first[k] = cand.nscripts;
+		candidates(&b.scripts[k], &cand);
+	}
+	first[b.nscripts] = cand.nscripts;
 	if (argc - i == 1) {
-		/* candidates: chunks of n/2, n/4, ..., 1 removed */
-		for (int k = 0; k < b.nscripts; k++) {
-			const struct dt_script *s = &b.scripts[k];
-			int c = 0;
-
-			for (int chunk = s->nops / 2; chunk >= 1; chunk /= 2) {
-				for (int from = 0; from < s->nops; from += chunk) {
-					struct dt_script t;
-
-					if (reduce(s, from, chunk, &t) == 0) {
-						snprintf(t.name, sizeof(t.name), "%.40s~r%dc%d", s->name,
-							 round, c++);
-						dt_script_print(stdout, &t);
-					}
-					dt_script_free(&t);
-				}
-				if (chunk == 1)
-					break;
-			}
-		}
-		dt_batch_free(&b);
-		return 0;
-	}
-	{
-		/* pick, per original, the smallest divergent candidate */
-		FILE *f = fopen(argv[i + 1], "r");
-		struct dt_results r;
-
-		if (!f || dt_results_read(f, &r)) {
-			fprintf(stderr, "difftest: %s: cannot read\n", argv[i + 1]);
-			return 2;
-		}
-		fclose(f);
-		for (int k = 0; k < b.nscripts; k++) {
-			const struct dt_script *s = &b.scripts[k];
-			const struct dt_script *best = s;
-			struct dt_script keep[1];
-			int c = 0, have = 0;
-
-			for (int chunk = s->nops / 2; chunk >= 1; chunk /= 2) {
-				for (int from = 0; from < s->nops; from += chunk) {
-					struct dt_script t;
-					const struct dt_sresult *o;
-					struct dt_divergence div;
-
-					if (reduce(s, from, chunk, &t) == 0) {
-						snprintf(t.name, sizeof(t.name), "%.40s~r%dc%d", s->name,
-							 round, c++);
-						o = dt_results_find(&r, t.name);
-						if (o && dt_model_run(&contract, fs, &t, o, NULL, &div) &&
-						    div.op >= 0 && div.op < t.nops && o->complete &&
-						    t.nops < best->nops) {
-							t.nops = div.op + 1;
-							if (have)
-								dt_script_free(keep);
-							keep[0] = t;
-							best = keep;
-							have = 1;
-							continue;
-						}
-					}
-					dt_script_free(&t);
-				}
-				if (chunk == 1)
-					break;
-			}
-			{
-				struct dt_script out;
-				char *tilde;
-
-				dt_script_copy(&out, best);
-				/* keep the original's name (without the ~ suffix) */
-				snprintf(out.name, sizeof(out.name), "%s", s->name);
-				tilde = strchr(out.name, '~');
-				if (tilde)
-					*tilde = 0;
-				dt_script_print(stdout, &out);
-				dt_script_free(&out);
-			}
-			fprintf(stderr, "shrink %s: %d -> %d ops\n", s->name, s->nops, best->nops);
-			if (have)
-				dt_script_free(keep);
-		}
+		/* the candidates, for the guest */
+		for (int k = 0; k < cand.nscripts; k++)
+			dt_script_print(stdout, &cand.scripts[k]);
+	} else if (load_results(argv[i + 1], &cand, &r) == 0) {
+		/* per original, its smallest divergent candidate */
+		for (int k = 0; k < b.nscripts; k++)
+			pick_smallest(&b.scripts[k], &cand, first[k], first[k + 1] - first[k], &r);
 		dt_results_free(&r);
+	} else {
+		i = -1;
 	}
+	free(first);
+	dt_batch_free(&cand);
 	dt_batch_free(&b);
-	return 0;
+	return i < 0 ? 2 : 0;
 }
 
 int main(int argc, char **argv)
