@@ -37,8 +37,10 @@ void dt_opres_trace(struct dt_opres *o, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (o->ntr >= DT_MAX_TRACE)
+	if (o->ntr >= DT_MAX_TRACE) {
+		o->tr_lost++;
 		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(o->tr[o->ntr++], DT_TRACE_LEN, fmt, ap);
 	va_end(ap);
@@ -79,6 +81,8 @@ void dt_sresult_print_ops(FILE *f, const struct dt_sresult *r, const struct dt_s
 					dt_errname(o->err[w], e, sizeof(e)));
 		for (int t = 0; t < o->ntr; t++)
 			fprintf(f, "DT T %d %s\n", i, o->tr[t]);
+		if (o->tr_lost)
+			fprintf(f, "DT T %d lost %d\n", i, o->tr_lost);
 	}
 	if (r->fail[0])
 		fprintf(f, "DT X %s\n", r->fail);
@@ -212,6 +216,15 @@ static int rd_trace(struct reader *rd, const char *args)
 	if (w)
 		return rd_err(rd, "trace event for op %s: events belong to the op", a);
 	o = &rd->cur->ops[i];
+	if (!strncmp(ev + 1, "lost ", 5)) {
+		int n;
+		char end;
+
+		if (o->tr_lost || sscanf(ev + 6, "%d%c", &n, &end) != 1 || n <= 0)
+			return rd_err(rd, "bad trace line 'DT T %s'", args);
+		o->tr_lost = n;
+		return 0;
+	}
 	if (o->ntr == DT_MAX_TRACE || strlen(ev + 1) >= DT_TRACE_LEN)
 		return rd_err(rd, "more than %d trace events for op %d, or one longer than %d",
 			      DT_MAX_TRACE, i, DT_TRACE_LEN - 1);

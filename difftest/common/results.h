@@ -9,6 +9,7 @@
  *   T I set OBJ 0xWORD      filemap_set_wb_err on OBJ (fN: a file, bdev)
  *   T I adv OBJ 0xOLD 0xNEW file_check_and_advance_wb_err
  *   T I mdadv OBJ 0xOLD 0xNEW  file_check_and_advance_md_wb_err (patched kernel)
+ *   T I lost N              N more events of op I than DT_MAX_TRACE were dropped
  *   X MESSAGE               the guest could not run the script (setup failure)
  *   E NAME                  the script ended
  *
@@ -21,7 +22,8 @@
 
 #include "script.h"
 
-#define DT_MAX_TRACE 8
+/* Events kept per op; more are counted (tr_lost), and the op is not comparable. */
+#define DT_MAX_TRACE 32
 #define DT_TRACE_LEN 48
 
 struct dt_opres {
@@ -29,6 +31,7 @@ struct dt_opres {
 	int err[2];        /* positive errno or 0 */
 	int done;          /* bit 0: first result present, bit 1: second (par) */
 	int ntr;
+	int tr_lost;       /* events dropped past DT_MAX_TRACE */
 	char tr[DT_MAX_TRACE][DT_TRACE_LEN];
 };
 

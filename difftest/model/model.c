@@ -1015,6 +1015,26 @@ static void describe_missing(const struct dt_script *s, int i, const struct dt_s
 		 obs->fail[0] ? " (guest: " : "", obs->fail, obs->fail[0] ? ")" : "");
 }
 
+/*
+ * Op @i has more trace events than DT_MAX_TRACE (the guest's or the model's):
+ * the dropped ones cannot be compared, so the script is not judged; like a
+ * cut log, that is no divergence of the kernel.
+ */
+static void describe_lost(const struct dt_script *s, int i, const char *who, int lost,
+			  struct dt_divergence *div)
+{
+	char opt[300];
+
+	if (!div || div->op >= 0)
+		return;
+	div->op = i;
+	div->incomplete = 1;
+	dt_op_format(&s->ops[i], opt, sizeof(opt));
+	snprintf(div->what, sizeof(div->what),
+		 "%s dropped %d trace event(s) of op %d (line %d) `%s` past %d: not comparable",
+		 who, lost, i, s->ops[i].line, opt, DT_MAX_TRACE);
+}
+
 int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_script *s,
 		 const struct dt_sresult *obs, struct dt_sresult *pred, struct dt_divergence *div)
 {
@@ -1058,7 +1078,11 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 			step(m, op, &w);
 			bad = o && (!opres_equal(p, o, 0) || (trace && !trace_equal(p, o, 0)));
 		}
-		if (o && (!has_results(op, o) || (bad && i >= cut))) {
+		if (o && trace && (o->tr_lost || p->tr_lost)) {
+			ndiv++;
+			describe_lost(s, i, o->tr_lost ? "guest" : "model",
+				      o->tr_lost ? o->tr_lost : p->tr_lost, div);
+		} else if (o && (!has_results(op, o) || (bad && i >= cut))) {
 			ndiv++;
 			describe_missing(s, i, obs, div);
 		} else if (bad) {

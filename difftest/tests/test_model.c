@@ -366,6 +366,38 @@ START_TEST(t_print_roundtrip)
 }
 END_TEST
 
+/* Events past DT_MAX_TRACE are counted, printed as "lost N" and read back. */
+START_TEST(t_trace_overflow_said)
+{
+	struct dt_batch b = parse_ok("script x\nsync\nend\n");
+	struct dt_sresult r;
+	struct dt_results back;
+	char *buf, err[256];
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	dt_sresult_init(&r, "x", 1);
+	r.trace = 1;
+	r.ops[0].done = 1;
+	for (int t = 0; t < DT_MAX_TRACE + 3; t++)
+		dt_opres_trace(&r.ops[0], "set f0 0x%x", t);
+	ck_assert_int_eq(r.ops[0].ntr, DT_MAX_TRACE);
+	ck_assert_int_eq(r.ops[0].tr_lost, 3);
+	dt_sresult_print(f, &r);
+	fclose(f);
+	ck_assert_msg(strstr(buf, "DT T 0 lost 3\n") != NULL, "no lost line in:\n%s", buf);
+	f = fmemopen(buf, len, "r");
+	ck_assert_msg(dt_results_read(f, "rt.log", &b, &back, err, sizeof(err)) == 0, "%s", err);
+	fclose(f);
+	ck_assert_int_eq(back.s[0].ops[0].ntr, DT_MAX_TRACE);
+	ck_assert_int_eq(back.s[0].ops[0].tr_lost, 3);
+	dt_results_free(&back);
+	dt_sresult_free(&r);
+	free(buf);
+	dt_batch_free(&b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("difftest-model");
@@ -389,6 +421,7 @@ int main(void)
 	tcase_add_test(tc, t_checker_bites_model);
 	tcase_add_test(tc, t_parse_errors);
 	tcase_add_test(tc, t_print_roundtrip);
+	tcase_add_test(tc, t_trace_overflow_said);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
