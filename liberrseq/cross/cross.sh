@@ -6,6 +6,13 @@
 #        cross.sh test ARCH [CTEST...]  sysroot, configure, build, ctest
 # ARCH: arm64 armhf i386 ppc64el s390x riscv64 (Debian's names)
 #
+# test runs the labels unit (unit, races, stress, example, table),
+# kernel-diff and modelcheck (explorer, wrap, zero-cost; not Spin) unless
+# CTEST arguments are given. Sizes for the emulator (defaults):
+#   LIBERRSEQ_CROSS_STRESS_ROUNDS     stress, stress64 rounds   (20000, as native)
+#   LIBERRSEQ_CROSS_KERNEL_DIFF_OPS   kernel-diff operations    (2000000, as native)
+#   LIBERRSEQ_CROSS_JOBS              build jobs                (nproc)
+#
 # The target's libraries come from Debian's archive through a private apt
 # state under the cache (dpkg's architectures on the host are not changed)
 # and are unpacked with dpkg-deb -x into
@@ -67,10 +74,61 @@ sysroot() {
 	echo "$sys"
 }
 
+# toolchain ARCH SYSROOT: writes the CMake toolchain file, prints its path.
+toolchain() {
+	local file=$LIBERRSEQ_CACHE/cross/$1/toolchain.cmake
+	command -v "$triple-gcc" >/dev/null ||
+		die "$triple-gcc is missing: scripts/deps.sh cross"
+	command -v "$qemu" >/dev/null ||
+		die "$qemu is missing: scripts/deps.sh cross"
+	cat >"$file" <<TC
+# Written by liberrseq/cross/cross.sh for $1.
+set(CMAKE_SYSTEM_NAME Linux)
+set(CMAKE_SYSTEM_PROCESSOR ${triple%%-*})
+set(CMAKE_C_COMPILER $triple-gcc)
+# Every test program runs under qemu-user; -L finds the target's ld.so and
+# libc (Debian's libc6-*-cross).
+set(CMAKE_CROSSCOMPILING_EMULATOR $(command -v "$qemu");-L;/usr/$triple)
+# The target's Check and liburcu, unpacked from Debian's debs.
+set(ENV{PKG_CONFIG_LIBDIR} "$2/usr/lib/$multiarch/pkgconfig:$2/usr/share/pkgconfig")
+set(ENV{PKG_CONFIG_SYSROOT_DIR} "$2")
+set(CMAKE_BUILD_RPATH "$2/usr/lib/$multiarch")
+TC
+	echo "$file"
+}
+
+# test ARCH [CTEST...]
+run_tests() {
+	local arch=$1; shift
+	local sys tc build
+	sys=$(sysroot "$arch")
+	tc=$(toolchain "$arch" "$sys")
+	build=$(build_dir "cross/$arch/build")
+	log "cross $arch: configuring in $build"
+	cmake -S "$LIBERRSEQ_ROOT" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$tc" \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIBERRSEQ_LIBRARY_ONLY=ON \
+		-DLIBERRSEQ_STRESS_ROUNDS="${LIBERRSEQ_CROSS_STRESS_ROUNDS:-20000}" \
+		-DLIBERRSEQ_KERNEL_DIFF_OPS="${LIBERRSEQ_CROSS_KERNEL_DIFF_OPS:-2000000}" \
+		>"$build.configure.log" 2>&1 ||
+		{ cat "$build.configure.log" >&2; die "cross $arch: configure failed"; }
+	grep -E '^-- liberrseq' "$build.configure.log" | sed "s/^/cross $arch: /" >&2 || true
+	log "cross $arch: building"
+	nice cmake --build "$build" -j "${LIBERRSEQ_CROSS_JOBS:-$(nproc)}" \
+		>"$build.build.log" 2>&1 ||
+		{ tail -40 "$build.build.log" >&2; die "cross $arch: build failed"; }
+	log "cross $arch: testing under $qemu"
+	cd "$build"
+	if [ $# -eq 0 ]; then
+		set -- -L '^(unit|kernel-diff|modelcheck)$'
+	fi
+	ctest --output-on-failure --no-tests=error -j "$(nproc)" "$@"
+}
+
 cmd=${1:-}; [ $# -ge 2 ] || die "usage: $0 sysroot|test ARCH [ctest args...]"
 arch=$2; shift 2
 read -r triple multiarch qemu <<<"$(arch_info "$arch")"
 case $cmd in
 sysroot) sysroot "$arch" ;;
+test) run_tests "$arch" "$@" ;;
 *) die "unknown command '$cmd'" ;;
 esac
