@@ -93,8 +93,11 @@ set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR ${triple%%-*})
 set(CMAKE_C_COMPILER $triple-gcc)
 # Every test program runs under qemu-user; -L finds the target's ld.so and
-# libc (Debian's libc6-*-cross).
-set(CMAKE_CROSSCOMPILING_EMULATOR $(command -v "$qemu");-L;/usr/$triple)
+# libc (Debian's libc6-*-cross). LD_LIBRARY_PATH keeps the guest's loader
+# away from the host's /etc/ld.so.cache, which qemu serves when the prefix
+# has none: on i386 it names the host's /lib32 libc (libc6-i386), another
+# glibc build than the cross ld.so, and the programs hang before main.
+set(CMAKE_CROSSCOMPILING_EMULATOR $(command -v "$qemu");-L;/usr/$triple;-E;LD_LIBRARY_PATH=/usr/$triple/lib)
 # The target's Check and liburcu, unpacked from Debian's debs.
 set(ENV{PKG_CONFIG_LIBDIR} "$2/usr/lib/$multiarch/pkgconfig:$2/usr/share/pkgconfig")
 set(ENV{PKG_CONFIG_SYSROOT_DIR} "$2")
