@@ -47,7 +47,16 @@ extern "C" {
 #endif
 
 typedef uint32_t errseq_t;
-typedef uint64_t errseq64_t;
+/*
+ * 8-byte aligned on every architecture, as the kernel's aligned_u64: i386
+ * aligns a plain uint64_t in structs to 4, and its 64-bit atomic load and
+ * store (fildll/fistpll) and lock cmpxchg8b are atomic only on a word that
+ * does not cross a cache line. An attribute, not _Alignas, which C11 does
+ * not allow in a typedef; GCC and Clang honour it in C and C++, for
+ * variables and struct members alike. A pointer cast from other storage
+ * must point at 8-byte aligned memory. (i386 ABI: README.md.)
+ */
+typedef uint64_t errseq64_t __attribute__((aligned(8)));
 
 /* Largest errno an errseq_t can hold, as the kernel's MAX_ERRNO. */
 #define ERRSEQ_MAX_ERRNO	4095

@@ -12,6 +12,10 @@
  *   latest wins     every error it reported in round k was e(k).
  *
  * usage: stress [ROUNDS]  (build with -DSTRESS_64 for errseq64_t)
+ *
+ * It names the sanitizer runtime it runs with ("runtime: ThreadSanitizer"),
+ * so that a sanitizer test can require the sanitizer to have been there:
+ * a build that lost -fsanitize=thread would otherwise pass unchecked.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -103,6 +107,19 @@ static void *reader(void *arg)
 	return NULL;
 }
 
+/* Defined by the sanitizer runtimes, null (weak) without them. */
+extern void __tsan_init(void) __attribute__((weak));
+extern void __asan_init(void) __attribute__((weak));
+
+static const char *runtime(void)
+{
+	if (__tsan_init)
+		return "ThreadSanitizer";
+	if (__asan_init)
+		return "AddressSanitizer";
+	return "plain";
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t t[WRITERS + READERS];
@@ -111,6 +128,7 @@ int main(int argc, char **argv)
 	int nt = 0;
 
 	rounds = argc > 1 ? strtoul(argv[1], NULL, 0) : 20000;
+	printf("runtime: %s\n", runtime());
 	/* Start from a seen error, as every later round does. */
 	w_set(&word, -ERRSEQ_MAX_ERRNO);
 	c_init(&cursors[0], &word);

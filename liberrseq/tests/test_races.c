@@ -14,9 +14,14 @@
 #define SEEN	0x1000U
 #define CTR	0x2000U
 
-/* The "other thread": before the Nth write access to *target, store value. */
-static errseq_t *target;
-static errseq_t value;
+/*
+ * The "other thread": before the Nth write access to *target, store value,
+ * as a word of target_size bytes (errseq_t or errseq64_t: storing into the
+ * first half of a 64-bit word would hit its high half on big-endian).
+ */
+static const void *target;
+static size_t target_size;
+static errseq64_t value;
 static int writes_left;
 
 void errseq_sched_point(const void *addr, int is_write);
@@ -25,8 +30,13 @@ void errseq_sched_unlock(pthread_mutex_t *lock);
 
 void errseq_sched_point(const void *addr, int is_write)
 {
-	if (addr == target && is_write && writes_left && --writes_left == 0)
-		__atomic_store_n(target, value, __ATOMIC_RELAXED);
+	if (addr != target || !is_write || !writes_left || --writes_left)
+		return;
+	if (target_size == sizeof(errseq64_t))
+		__atomic_store_n((errseq64_t *)target, value, __ATOMIC_RELAXED);
+	else
+		__atomic_store_n((errseq_t *)target, (errseq_t)value,
+				 __ATOMIC_RELAXED);
 }
 
 void errseq_sched_lock(pthread_mutex_t *lock)
@@ -42,6 +52,15 @@ void errseq_sched_unlock(pthread_mutex_t *lock)
 static void race_before_write(errseq_t *e, int nth, errseq_t v)
 {
 	target = e;
+	target_size = sizeof(*e);
+	value = v;
+	writes_left = nth;
+}
+
+static void race_before_write64(errseq64_t *e, int nth, errseq64_t v)
+{
+	target = e;
+	target_size = sizeof(*e);
 	value = v;
 	writes_left = nth;
 }
@@ -110,8 +129,7 @@ START_TEST(set64_retries_after_lost_swap)
 {
 	errseq64_t e = SEEN | EIO;
 
-	/* The hook only knows 32-bit words: race on the low half. */
-	race_before_write((errseq_t *)&e, 1, CTR | EROFS);
+	race_before_write64(&e, 1, CTR | EROFS);
 	ck_assert_uint_eq(errseq_set64(&e, -ENOSPC), CTR | EROFS);
 	ck_assert_uint_eq(e, CTR | ENOSPC);
 }

@@ -58,8 +58,14 @@ if ldd "$work/cm/build/consumer_static" | grep -q liberrseq; then
 fi
 
 echo "== the header as C++"
-printf '#include <errseq.h>\nint main() { errseq_t e = 0; return errseq_check(&e, 0); }\n' \
-	> "$work/cxx.cc"
+cat > "$work/cxx.cc" <<'CXX'
+#include <cstddef>
+#include <errseq.h>
+struct after_char { char c; errseq64_t w; };
+static_assert(alignof(errseq64_t) == 8 && offsetof(after_char, w) == 8,
+	      "errseq64_t is 8-byte aligned in C++ too");
+int main() { errseq_t e = 0; return errseq_check(&e, 0); }
+CXX
 c++ -Wall -Werror -o "$work/cxx" "$work/cxx.cc" $(pkg-config --cflags --libs liberrseq) \
 	-Wl,-rpath,"$libdir"
 "$work/cxx"
