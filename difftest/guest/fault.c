@@ -115,11 +115,10 @@ static int dm_table(void)
 	return 0;
 }
 
-int fault_dm_up(const char *name, const char *node, const char *lower, char *why, size_t len)
+int fault_dm_attach(const char *name, const char *lower, char *why, size_t len)
 {
 	struct stat st;
-	char p[64];
-	int fd, r;
+	int fd;
 
 	if (dmctl < 0) {
 		dmctl = open("/dev/mapper/control", O_RDWR | O_CLOEXEC);
@@ -139,6 +138,17 @@ int fault_dm_up(const char *name, const char *node, const char *lower, char *why
 	close(fd);
 	lower_sectors >>= 9;
 	lower_dev = st.st_rdev;
+	nfail = 0;
+	return 0;
+}
+
+int fault_dm_up(const char *name, const char *node, const char *lower, char *why, size_t len)
+{
+	char p[64];
+	int r;
+
+	if (fault_dm_attach(name, lower, why, len))
+		return -1;
 	ioctl(dmctl, DM_DEV_REMOVE, dm_init(0)); /* left over from an interrupted run */
 	if (ioctl(dmctl, DM_DEV_CREATE, dm_init(0))) {
 		snprintf(why, len, "DM_DEV_CREATE: %s", strerror(errno));
@@ -150,7 +160,6 @@ int fault_dm_up(const char *name, const char *node, const char *lower, char *why
 		snprintf(why, len, "mknod %s: %s", node, strerror(errno));
 		return -1;
 	}
-	nfail = 0;
 	if (dm_table()) {
 		snprintf(why, len, "dm table load: %s", strerror(errno));
 		return -1;

@@ -17,6 +17,12 @@
  */
 int fault_dm_up(const char *name, const char *node, const char *lower, char *why, size_t len);
 /*
+ * Take over dm device NAME (made by fault_dm_up() in another process) with
+ * nothing failed yet: the next table load is linear over LOWER plus what
+ * fault_dm_fail_fd() adds. Returns 0, or -1 with the reason in WHY.
+ */
+int fault_dm_attach(const char *name, const char *lower, char *why, size_t len);
+/*
  * Put "error" over the extents of the file open as FD and make the table
  * live (no fs freeze, no flush). SYNC_FIRST: FIEMAP_FLAG_SYNC, i.e. write
  * the file out before mapping it; without it, dirty pages stay dirty and
