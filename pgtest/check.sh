@@ -7,7 +7,10 @@
 # one line "LOST: KERNEL VARIANT ..." or "BAD: ..."; exit 0 if none, 1 otherwise, 2 on
 # bad input.
 set -euo pipefail
-[ $# -eq 3 ] && [ "$1" = --keep ] || { echo "usage: $0 --keep RESULTS.txt KERNEL" >&2; exit 2; }
+if [ $# -ne 3 ] || [ "$1" != --keep ]; then
+	echo "usage: $0 --keep RESULTS.txt KERNEL" >&2
+	exit 2
+fi
 table=$2 kernel=$3
 [ -f "$table" ] || { echo "BAD: no table $table" >&2; exit 2; }
 awk -v k="$kernel" '

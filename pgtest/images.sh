@@ -54,6 +54,8 @@ mkdir -p "$stage"
 chown postgres:postgres "$stage"
 runuser -u postgres -- "$PG/bin/initdb" -D "$stage/pgdata" -A trust -U postgres --locale=C \
 	-E UTF8 --no-sync --no-instructions >"$dir/initdb.log"
+# initdb wrote the host's time zone, which the guest may not have: UTC below instead
+sed -i '/^timezone *=/d; /^log_timezone *=/d' "$stage/pgdata/postgresql.conf"
 cat >>"$stage/pgdata/postgresql.conf" <<'CONF'
 
 # ---- pgtest (pgtest/images.sh): the fsyncgate run in a small QEMU guest ----

@@ -21,7 +21,7 @@ fail() {
 t0=$(cut -d' ' -f1 /proc/uptime)
 el() { awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.0f", b - a }'; }
 # as the non-root postgres user, with the libraries from /dev/vdb
-pg() { su -s /bin/sh postgres -c "LD_LIBRARY_PATH=/pg/lib PGHOST=/tmp PGUSER=postgres PGDATABASE=postgres $*"; }
+pg() { su -s /bin/sh postgres -c "PATH=/usr/lib/postgresql/15/bin:/bin:/usr/bin LD_LIBRARY_PATH=/pg/lib PGHOST=/tmp PGUSER=postgres PGDATABASE=postgres $*"; }
 psql_() { pg "psql -XAtq -F' ' $*"; }
 running() { pg "pg_ctl -D $DATA status" >/dev/null 2>&1; }
 start() {
@@ -51,13 +51,17 @@ sed 's/^/PGTEST /' /tmp/setup.out
 rel=$DATA/$(awk '$1 == "relpath" { print $2 }' /tmp/setup.out)
 psql_ -f "$E/workload.sql" >/tmp/work.out 2>&1 || { cat /tmp/work.out; fail "workload.sql"; }
 sed 's/^/PGTEST /' /tmp/work.out
-set -- $(awk '$1 == "committed" { print $2, $3 }' /tmp/work.out)
-rows_committed=$1 md5_committed=$2
+rows_committed=$(awk '$1 == "committed" { print $2 }' /tmp/work.out)
+md5_committed=$(awk '$1 == "committed" { print $3 }' /tmp/work.out)
 say workload_done_s "$(el)"
 
 # --- the client is gone: wait until no process has the relation's file open
 i=0
-while ls -l /proc/[0-9]*/fd 2>/dev/null | grep -q " -> $rel\$"; do
+open_anywhere() {
+	for l in /proc/[0-9]*/fd/*; do [ "$(readlink "$l" 2>/dev/null)" != "$1" ] || return 0; done
+	return 1
+}
+while open_anywhere "$rel"; do
 	i=$((i + 1))
 	[ $i -lt 300 ] || fail "$rel still open"
 	sleep 0.2
@@ -115,8 +119,8 @@ echo 3 >/proc/sys/vm/drop_caches
 mount -t ext4 -o data=ordered /dev/pgtest-dm /data || fail "remount cluster"
 start
 psql_ -f "$E/count.sql" >/tmp/count.out 2>&1 || { cat /tmp/count.out; fail "count.sql"; }
-set -- $(awk '$1 == "after" { print $2, $3 }' /tmp/count.out)
-rows_after=$1 md5_after=$2
+rows_after=$(awk '$1 == "after" { print $2 }' /tmp/count.out)
+md5_after=$(awk '$1 == "after" { print $3 }' /tmp/count.out)
 pg "pg_ctl -D $DATA -m fast -w -t 600 stop" >/dev/null || fail "final stop"
 umount /data
 dmsetup remove pgtest
