@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: the library (build, tests, example), both kernels built and
-# booted in QEMU, the difftest campaign report, and the bench headline.
+# booted in QEMU, PostgreSQL's fsync problem with the real server (pgtest), the
+# difftest campaign report, and the bench headline.
 # Installs missing Debian packages first. Long steps print progress.
 # usage: scripts/main.sh [--quick]   (--quick: difftest's small CI budget, bench --quick)
 set -euo pipefail
@@ -15,30 +16,40 @@ jobs=$(nproc)
 started=$SECONDS
 step() { log "[$((SECONDS - started))s] $*"; }
 
-step "1/5 library: configure and build in $build"
+step "1/6 library: configure and build in $build"
 cmake -S "$LIBERRSEQ_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j "$jobs" >/dev/null
-step "1/5 library: tests"
+step "1/6 library: tests"
 (cd "$build" && ctest -j "$jobs" -L 'unit|kernel-diff|install' --output-on-failure)
-step "1/5 library: example"
+step "1/6 library: example"
 "$build/liberrseq/errseq_example"
 
-step "2/5 kernels: build stock and patched (cached under $LIBERRSEQ_CACHE/vm)"
+step "2/6 kernels: build stock and patched (cached under $LIBERRSEQ_CACHE/vm)"
 "$LIBERRSEQ_ROOT/vm/kernel-build.sh" stock
 "$LIBERRSEQ_ROOT/vm/kernel-build.sh" patched
 
-step "3/5 QEMU: boot each kernel, fsync on ext2/ext4, EIO through dm-error, KUnit"
-(cd "$build" && ctest -L vm --output-on-failure)
+step "3/6 QEMU: boot each kernel, fsync on ext2/ext4, EIO through dm-error, KUnit"
+(cd "$build" && ctest -L vm -LE postgres --output-on-failure)
 
-step "4/5 difftest campaign (both kernels, ext2, ext4 data=ordered, ext4 data=journal)"
+step "4/6 PostgreSQL: the fsyncgate sequence with the real server, stock and patched (pgtest/)"
+pg_rc=0
+(cd "$build" && ctest -L postgres --output-on-failure) || pg_rc=$?
+for k in stock patched; do
+	[ ! -f "$build/pgtest/$k/results.txt" ] || column -t "$build/pgtest/$k/results.txt"
+	[ ! -f "$build/pgtest/$k/loglines.txt" ] || cat "$build/pgtest/$k/loglines.txt"
+done
+[ "$pg_rc" -eq 0 ] || log "pgtest FAILED (ctest -L postgres); the job goes on and fails at the end"
+
+step "5/6 difftest campaign (both kernels, ext2, ext4 data=ordered, ext4 data=journal)"
 campaign=(--build "$build")
 [ $quick -eq 1 ] && campaign+=(--ci)
 "$LIBERRSEQ_ROOT/difftest/campaign.sh" "${campaign[@]}"
 
-step "5/5 bench"
+step "6/6 bench"
 if [ $quick -eq 1 ]; then
 	"$LIBERRSEQ_ROOT/bench/run.sh" --quick
 else
 	"$LIBERRSEQ_ROOT/bench/run.sh"
 fi
+[ "$pg_rc" -eq 0 ] || die "pgtest failed (step 4/6)"
 step "main job done"

@@ -23,8 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/dm-ioctl.h>
-#include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -33,6 +31,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "fault.h"
 #include "results.h"
 #include "script.h"
 
@@ -46,192 +45,9 @@ static dev_t fs_dev;
 
 static int fds[DT_MAX_FDS];
 
-/* ---- device mapper (ioctls; no libdevmapper): the fs sits on a dm device
- * whose table is linear over --dev, with "error" over failed file extents */
 #define DM_NAME "difftest"
 #define DM_NODE "/dev/difftest-dm"
-#define MAX_SEG 256
-static int dmctl = -1;
-static dev_t lower_dev;
-static unsigned long long lower_sectors;
-static struct {
-	unsigned long long start, len; /* sectors */
-} failseg[MAX_SEG];
-static int nfail;
-static union {
-	struct dm_ioctl io;
-	char raw[65536];
-} dmb;
 
-static struct dm_ioctl *dm_init(unsigned flags)
-{
-	memset(&dmb, 0, sizeof(dmb));
-	dmb.io.version[0] = DM_VERSION_MAJOR;
-	dmb.io.data_size = sizeof(dmb);
-	dmb.io.data_start = sizeof(struct dm_ioctl);
-	dmb.io.flags = flags;
-	strncpy(dmb.io.name, DM_NAME, sizeof(dmb.io.name) - 1);
-	return &dmb.io;
-}
-
-static int seg_cmp(const void *a, const void *b)
-{
-	const unsigned long long *x = a, *y = b;
-
-	return *x < *y ? -1 : *x > *y;
-}
-
-/* Load the table (linear, with error over failseg[]) and make it live. */
-static int dm_table(void)
-{
-	struct dm_ioctl *io = dm_init(0);
-	char *p = dmb.raw + io->data_start, *end = dmb.raw + sizeof(dmb.raw) - 512;
-	unsigned long long at = 0;
-	struct dm_target_spec *t = NULL;
-	int n = 0;
-
-	qsort(failseg, (size_t)nfail, sizeof(failseg[0]), seg_cmp);
-	while (at < lower_sectors && p < end) {
-		unsigned long long next = lower_sectors, len;
-		int err = 0;
-
-		for (int i = 0; i < nfail; i++) {
-			if (failseg[i].start <= at && at < failseg[i].start + failseg[i].len) {
-				err = 1;
-				next = failseg[i].start + failseg[i].len;
-				/* merge overlapping / adjacent failed segments */
-				for (int j = 0; j < nfail; j++)
-					if (failseg[j].start <= next && failseg[j].start + failseg[j].len > next)
-						next = failseg[j].start + failseg[j].len, j = -1;
-				break;
-			}
-			if (failseg[i].start > at && failseg[i].start < next)
-				next = failseg[i].start;
-		}
-		if (next > lower_sectors)
-			next = lower_sectors;
-		len = next - at;
-		t = (struct dm_target_spec *)p;
-		t->sector_start = at;
-		t->length = len;
-		if (err) {
-			strcpy(t->target_type, "error");
-			((char *)(t + 1))[0] = 0;
-		} else {
-			strcpy(t->target_type, "linear");
-			sprintf((char *)(t + 1), "%u:%u %llu", major(lower_dev), minor(lower_dev), at);
-		}
-		p = (char *)(t + 1) + strlen((char *)(t + 1)) + 1;
-		p = dmb.raw + ((p - dmb.raw + 7) & ~7L);
-		t->next = (uint32_t)(p - (char *)t);
-		at = next;
-		n++;
-	}
-	if (t)
-		t->next = 0;
-	io->target_count = (uint32_t)n;
-	if (ioctl(dmctl, DM_TABLE_LOAD, io))
-		return -errno;
-	/* resume swaps the table in; no fs freeze (its sync_filesystem would
-	 * consume errors) and no flush: the page cache stays as the model has it */
-	io = dm_init(DM_SKIP_LOCKFS_FLAG | DM_NOFLUSH_FLAG);
-	if (ioctl(dmctl, DM_DEV_SUSPEND, io))
-		return -errno;
-	return 0;
-}
-
-static int write_file(const char *path, const char *s);
-
-static int dm_up(char *why, size_t len)
-{
-	struct stat st;
-	char p[64];
-	int fd, r;
-
-	if (dmctl < 0) {
-		dmctl = open("/dev/mapper/control", O_RDWR | O_CLOEXEC);
-		if (dmctl < 0) {
-			snprintf(why, len, "/dev/mapper/control: %s", strerror(errno));
-			return -1;
-		}
-	}
-	fd = open(opt_dev, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) || ioctl(fd, BLKGETSIZE64, &lower_sectors)) {
-		snprintf(why, len, "%s: %s", opt_dev, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
-	lower_sectors >>= 9;
-	lower_dev = st.st_rdev;
-	ioctl(dmctl, DM_DEV_REMOVE, dm_init(0)); /* left over from an interrupted run */
-	if (ioctl(dmctl, DM_DEV_CREATE, dm_init(0))) {
-		snprintf(why, len, "DM_DEV_CREATE: %s", strerror(errno));
-		return -1;
-	}
-	unlink(DM_NODE);
-	if (mknod(DM_NODE, S_IFBLK | 0600, makedev(major(dmb.io.dev), minor(dmb.io.dev)))) {
-		snprintf(why, len, "mknod %s: %s", DM_NODE, strerror(errno));
-		return -1;
-	}
-	nfail = 0;
-	if (dm_table()) {
-		snprintf(why, len, "dm table load: %s", strerror(errno));
-		return -1;
-	}
-	/*
-	 * Pages go out only at the model's writeback points. The flusher also
-	 * starts background writeback of a device over its share of the
-	 * background threshold (wb_over_bg_thresh()), and a dm device made for
-	 * this script has earned almost no share: with dirty_writeback_centisecs
-	 * 0 its first dirty inode wakes the flusher at once, and a page written
-	 * over a failed extent went out (and failed) in the middle of a later
-	 * op. min_ratio gives the device a floor of half the threshold (its bdi
-	 * exists once the first table is loaded).
-	 */
-	snprintf(p, sizeof(p), "/sys/class/bdi/%u:%u/min_ratio", major(dmb.io.dev),
-		 minor(dmb.io.dev));
-	if ((r = write_file(p, "50"))) {
-		snprintf(why, len, "%s: %s", p, strerror(-r));
-		return -1;
-	}
-	return 0;
-}
-
-static void dm_down(void)
-{
-	if (dmctl >= 0 && ioctl(dmctl, DM_DEV_REMOVE, dm_init(0)) && errno != ENXIO)
-		fprintf(stderr, "DT I dtguest: DM_DEV_REMOVE: %s\n", strerror(errno));
-	unlink(DM_NODE);
-}
-
-/* fail dN: write the file out, map its extents, put "error" over them */
-static int dm_fail_fd(int fd)
-{
-	union {
-		struct fiemap fm;
-		char raw[sizeof(struct fiemap) + 128 * sizeof(struct fiemap_extent)];
-	} u;
-
-	memset(&u, 0, sizeof(u));
-	u.fm.fm_start = 0;
-	u.fm.fm_length = FIEMAP_MAX_OFFSET;
-	u.fm.fm_flags = FIEMAP_FLAG_SYNC;
-	u.fm.fm_extent_count = 128;
-	if (ioctl(fd, FS_IOC_FIEMAP, &u.fm))
-		return -errno;
-	for (unsigned i = 0; i < u.fm.fm_mapped_extents && nfail < MAX_SEG; i++) {
-		struct fiemap_extent *e = &u.fm.fm_extents[i];
-
-		if (e->fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC))
-			return -EAGAIN; /* not allocated yet: cannot fail it */
-		failseg[nfail].start = e->fe_physical >> 9;
-		failseg[nfail].len = (e->fe_length + 511) >> 9;
-		nfail++;
-	}
-	return dm_table();
-}
 static struct {
 	ino_t ino;
 	int label;
@@ -250,19 +66,7 @@ static void die(const char *fmt, ...)
 	exit(2);
 }
 
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC);
-	ssize_t r;
-	int e;
-
-	if (fd < 0)
-		return -errno;
-	r = write(fd, s, strlen(s));
-	e = r < 0 ? errno : 0;
-	close(fd);
-	return -e;
-}
+#define write_file fault_write_file
 
 static void fpath(char *buf, size_t len, int file)
 {
@@ -407,41 +211,6 @@ static void result(struct dt_opres *o, int which, long ret, int err)
 
 static char wbuf[1 << 20];
 
-/*
- * Part of the evict op (sync, sync, this, drop_caches): drop every script
- * file's clean pages with POSIX_FADV_DONTNEED, which, unlike drop_caches,
- * drains the other CPUs' LRU caches when a page would not go (a page sitting
- * there holds an extra reference).  An inode whose page stays is not evicted,
- * and under stock 6.1 keeps its unseen error.  The second sync: under ext4
- * data=journal the journal commit in the first one leaves the file's blocks
- * dirty again (for the checkpoint), and a dirty page stays too.  Measured on
- * the stock kernel, ext4 data=journal, evictions of written, closed files
- * (scenario evict-unsynced, 8 a script): one sync and drop_caches kept all 8;
- * over 13 such scripts, sync, fadvise, drop_caches kept a file in 13, two
- * syncs and drop_caches in 1, two syncs, fadvise, drop_caches in none.
- * Opening a file for this reads its errseq, never sets or advances it.
- * Returns 0 or the first error of posix_fadvise() (a positive errno).
- */
-static int drop_file_pages(void)
-{
-	char p[256];
-	int err = 0;
-
-	for (int i = 0; i < DT_MAX_FILES; i++) {
-		int fd, e;
-
-		fpath(p, sizeof(p), i);
-		fd = open(p, O_RDONLY);
-		if (fd < 0)
-			continue;
-		e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-		if (e && !err)
-			err = e;
-		close(fd);
-	}
-	return err;
-}
-
 static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 {
 	char p[256], cmd[320];
@@ -498,15 +267,19 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 		r = unlink(p);
 		result(o, which, r, errno);
 		return;
-	case OP_EVICT:
+	case OP_EVICT: {
 		/* a failed step shows as the evict op's result: the model says 0 */
-		sync();
-		sync();
-		r = drop_file_pages();
-		for (int i = 0; i < 2 && !r; i++)
-			r = -write_file("/proc/sys/vm/drop_caches", "3");
+		char paths[DT_MAX_FILES][256];
+		const char *pp[DT_MAX_FILES];
+
+		for (int i = 0; i < DT_MAX_FILES; i++) {
+			fpath(paths[i], sizeof(paths[i]), i);
+			pp[i] = paths[i];
+		}
+		r = fault_evict(pp, DT_MAX_FILES);
 		result(o, which, r ? -1 : 0, (int)r);
 		return;
+	}
 	case OP_SYNC:
 		sync();
 		result(o, which, 0, 0);
@@ -538,12 +311,11 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 			result(o, which, -1, EBADF);
 			return;
 		}
-		r = dm_fail_fd(fd);
+		r = fault_dm_fail_fd(fd, 1); /* write the file out, then fail its extents */
 		result(o, which, r ? -1 : 0, -(int)r);
 		return;
 	case OP_HEAL:
-		nfail = 0;
-		r = dm_table();
+		r = fault_dm_heal();
 		result(o, which, r ? -1 : 0, -(int)r);
 		return;
 	case OP_ERR_META:
@@ -619,7 +391,7 @@ static int setup(char *why, size_t len)
 	struct stat st;
 	int r;
 
-	if (dm_up(why, len))
+	if (fault_dm_up(DM_NAME, DM_NODE, opt_dev, why, len))
 		return -1;
 	snprintf(cmd, sizeof(cmd), "reset %s", DM_NODE);
 	if ((r = inject(cmd))) {
@@ -652,10 +424,8 @@ static void teardown(void)
 {
 	char p[256];
 
-	if (nfail) {
-		nfail = 0;
-		dm_table();
-	}
+	if (fault_dm_nfail())
+		fault_dm_heal();
 	for (int i = 0; i < DT_MAX_FDS; i++)
 		if (fds[i] >= 0) {
 			close(fds[i]);
@@ -667,7 +437,7 @@ static void teardown(void)
 	}
 	if (umount(opt_mnt))
 		fprintf(stderr, "DT I dtguest: umount %s: %s\n", opt_mnt, strerror(errno));
-	dm_down();
+	fault_dm_down();
 }
 
 static void run_script(const struct dt_script *s)
@@ -684,7 +454,7 @@ static void run_script(const struct dt_script *s)
 		fflush(out);
 		dt_sresult_free(&r);
 		umount(opt_mnt);
-		dm_down();
+		fault_dm_down();
 		return;
 	}
 	r.trace = tracedir != NULL;
