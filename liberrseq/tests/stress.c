@@ -24,6 +24,7 @@
 #include <stdlib.h>
 
 #include "errseq.h"
+#include "san_runtime.h"
 
 #ifdef STRESS_64
 typedef errseq64_t word_t;
@@ -107,19 +108,6 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-/* Defined by the sanitizer runtimes, null (weak) without them. */
-extern void __tsan_init(void) __attribute__((weak));
-extern void __asan_init(void) __attribute__((weak));
-
-static const char *runtime(void)
-{
-	if (__tsan_init)
-		return "ThreadSanitizer";
-	if (__asan_init)
-		return "AddressSanitizer";
-	return "plain";
-}
-
 int main(int argc, char **argv)
 {
 	pthread_t t[WRITERS + READERS];
@@ -128,7 +116,7 @@ int main(int argc, char **argv)
 	int nt = 0;
 
 	rounds = argc > 1 ? strtoul(argv[1], NULL, 0) : 20000;
-	printf("runtime: %s\n", runtime());
+	printf("runtime: %s\n", san_runtime());
 	/* Start from a seen error, as every later round does. */
 	w_set(&word, -ERRSEQ_MAX_ERRNO);
 	c_init(&cursors[0], &word);

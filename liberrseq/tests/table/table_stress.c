@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "errseq_table.h"
+#include "../san_runtime.h"
 
 #define SLOTS		2	/* handles a reader may hold per key */
 #define MAX_ERR		100
@@ -234,6 +235,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("runtime: %s\n", san_runtime());
 
 	errseq_table_thread_register();
 	table = errseq_table_new(limit, 0);
