@@ -41,9 +41,29 @@ done
 [ "$pg_rc" -eq 0 ] || log "pgtest FAILED (ctest -L postgres); the job goes on and fails at the end"
 
 step "5/6 difftest campaign (both kernels, ext2, ext4 data=ordered, ext4 data=journal)"
-campaign=(--build "$build")
+report=$LIBERRSEQ_CACHE/difftest/campaign/report.md
+campaign=(--build "$build" --report "$report")
 [ $quick -eq 1 ] && campaign+=(--ci)
-"$LIBERRSEQ_ROOT/difftest/campaign.sh" "${campaign[@]}"
+dt_rc=0
+"$LIBERRSEQ_ROOT/difftest/campaign.sh" "${campaign[@]}" || dt_rc=$?
+# The main job's report: difftest's, then step 4's PostgreSQL table.
+{
+	echo
+	echo "## PostgreSQL fsyncgate (pgtest, step 4)"
+	echo
+	echo "Rows of a committed table after a disk error under it, a checkpoint and a restart"
+	echo "(pgtest/README.md). ctest -L postgres: $([ "$pg_rc" -eq 0 ] && echo passed || echo FAILED)."
+	echo
+	for k in stock patched; do
+		f=$build/pgtest/$k/results.txt
+		[ -f "$f" ] || { echo "No table for $k."; echo; continue; }
+		awk 'NR == 1 { printf "|"; for (i = 1; i <= NF; i++) printf " %s |", $i; print "";
+			   printf "|"; for (i = 1; i <= NF; i++) printf " --- |"; print ""; next }
+		     { printf "|"; for (i = 1; i <= NF; i++) printf " %s |", $i; print "" }' "$f"
+		echo
+	done
+} >>"$report"
+log "report (difftest + PostgreSQL): $report"
 
 step "6/6 bench"
 if [ $quick -eq 1 ]; then
@@ -52,4 +72,5 @@ else
 	"$LIBERRSEQ_ROOT/bench/run.sh"
 fi
 [ "$pg_rc" -eq 0 ] || die "pgtest failed (step 4/6)"
+[ "$dt_rc" -eq 0 ] || die "difftest campaign failed (step 5/6, exit $dt_rc)"
 step "main job done"
