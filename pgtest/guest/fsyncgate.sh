@@ -111,10 +111,22 @@ say checkpoint "$checkpoint"
 logline=$(grep -m1 -E 'PANIC|ERROR' "$LOG" || grep -E 'checkpoint complete' "$LOG" | tail -n1)
 say checkpoint_s "$(el)"
 
+# pg_ctl stop -w returns once postmaster.pid is gone, which the postmaster unlinks just
+# before it exits: its last moments can still hold /data (umount EBUSY, seen once in the
+# empty-cache CI run of 2026-12-04). Retry for up to 10 s, then say the error.
+umount_data() {
+	i=0
+	until umount /data 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || { umount /data; return 1; }
+		sleep 0.2
+	done
+}
+
 # --- heal, stop, remount (the page cache goes: what counts is the disk), restart, count
 [ "$variant" = noerror ] || pgguest heal /dev/vda || fail "heal"
 if running; then pg "pg_ctl -D $DATA -m fast -w -t 600 stop" >/dev/null || fail "server stop"; fi
-umount /data || fail "umount"
+umount_data || fail "umount"
 echo 3 >/proc/sys/vm/drop_caches
 mount -t ext4 -o data=ordered /dev/pgtest-dm /data || fail "remount cluster"
 start
@@ -122,7 +134,7 @@ psql_ -f "$E/count.sql" >/tmp/count.out 2>&1 || { cat /tmp/count.out; fail "coun
 rows_after=$(awk '$1 == "after" { print $2 }' /tmp/count.out)
 md5_after=$(awk '$1 == "after" { print $3 }' /tmp/count.out)
 pg "pg_ctl -D $DATA -m fast -w -t 600 stop" >/dev/null || fail "final stop"
-umount /data
+umount_data || fail "final umount"
 dmsetup remove pgtest
 sed 's/^/PGLOG /' "$LOG"
 say total_s "$(el)"
