@@ -1,7 +1,9 @@
 #!/bin/sh
 # Guest side of the kernel-port tests (busybox sh). Runs in the QEMU guest from the initramfs,
 # next to kptest and layout.env written by kernel-port/tests/vm-test.sh.
-# usage: guest-tests.sh DISK [TEST...]     TEST: evict sfr mdfds syncfs (default: all)
+# usage: guest-tests.sh DISK [TEST...]
+#   TEST: evict sfr mdfds syncfs (default: these four), or one of the review cases:
+#   premount ind falloc fatmd sbwrite syncfsmd
 # DISK holds the filesystem images of layout.env back to back; every test puts a dm device
 # over one of them (linear), and swaps in a table with "error" over chosen blocks.
 # Result lines start with "KPTEST "; the host parses them.
@@ -17,11 +19,11 @@ echo 1 >/proc/sys/kernel/printk
 
 tbl() { echo "$1" | sed "s,DEV,$disk,g"; }
 
-# fs_up FS: dm device "kp-FS" over FS's image, mounted on /mnt/kp
+# fs_up FS [OPTIONS]: dm device "kp-FS" over FS's image, mounted on /mnt/kp
 fs_up() {
 	eval "good=\$${1}_GOOD"
 	dev=$(kptest dm-create "kp-$1" "$(tbl "$good")") || return 1
-	eval "mount -t \$${1}_TYPE \$${1}_OPTS $dev /mnt/kp" || return 1
+	eval "mount -t \$${1}_TYPE \$${1}_OPTS ${2:+-o $2} $dev /mnt/kp" || return 1
 }
 fs_down() {
 	umount /mnt/kp
@@ -93,12 +95,103 @@ t_syncfs() {
 	fs_down "$fs"
 }
 
+# An error left on the block device before the mount (a buffered write to the raw
+# device that failed, seen by no one) must not be reported through the filesystem:
+# ext2 mounted errors=remount-ro, a new file written and fsynced.
+t_premount() {
+	fs=$1
+	eval "good=\$${fs}_GOOD bad=\$${fs}_ERR_FREE off=\$${fs}_FREE_OFF"
+	dev=$(kptest dm-create "kp-$fs" "$(tbl "$bad")") || { echo "KPTEST premount $fs setup-failed"; return; }
+	# Count the errors recorded on any mapping meanwhile (tracepoint of 6.1's
+	# __filemap_set_wb_err()): the raw write must really have failed.
+	ev=/sys/kernel/tracing/events/filemap/filemap_set_wb_err
+	echo >/sys/kernel/tracing/trace
+	echo 1 >$ev/enable
+	kptest raw-rewrite "$dev" "$off"
+	sync			# the raw block fails to write back; nobody reports it
+	echo 0 >$ev/enable
+	n=$(grep -c filemap_set_wb_err /sys/kernel/tracing/trace)
+	kptest dm-load "kp-$fs" "$(tbl "$good")"
+	eval "mount -t \$${fs}_TYPE -o errors=remount-ro $dev /mnt/kp" || { echo "KPTEST premount $fs mount-failed"; kptest dm-remove "kp-$fs"; return; }
+	r=$(kptest new-file-fsync /mnt/kp/new)
+	s=$(kptest syncfs /mnt/kp | awk '{print $4}')
+	ro=rw
+	grep -q " /mnt/kp [^ ]* ro[,\ ]" /proc/mounts && ro=ro
+	echo "KPTEST premount $fs raw_errors=$n ${r#KPTEST new-file } syncfs=$s mount=$ro"
+	fs_down "$fs"
+}
+
+# ext2: a write into a hole dirties the file's indirect block, whose write fails.
+t_ind() {
+	fs=$1
+	fs_up "$fs" || { echo "KPTEST ind-fds $fs setup-failed"; return; }
+	eval "bad=\$${fs}_ERR_IND good=\$${fs}_GOOD"
+	r=$(kptest ind-fds "kp-$fs" /mnt/kp/ind "$(tbl "$good")" "$(tbl "$bad")")
+	echo "KPTEST ind-fds $fs ${r#KPTEST ind-fds }"
+	fs_down "$fs"
+}
+
+# ext4: fallocate on a descriptor after another one reported a write error.
+t_falloc() {
+	fs=$1
+	fs_up "$fs" || { echo "KPTEST falloc-fds $fs setup-failed"; return; }
+	eval "bad=\$${fs}_ERR_RACE good=\$${fs}_GOOD"
+	r=$(kptest falloc-fds "kp-$fs" /mnt/kp/r "$(tbl "$good")" "$(tbl "$bad")")
+	echo "KPTEST falloc-fds $fs ${r#KPTEST falloc-fds }"
+	fs_down "$fs"
+}
+
+# vfat and exfat: the metadata area fails to write during a new file's first fsync.
+t_fatmd() {
+	fs=$1
+	fs_up "$fs" || { echo "KPTEST fatmd-fds $fs setup-failed"; return; }
+	eval "bad=\$${fs}_ERR_MD good=\$${fs}_GOOD"
+	r=$(kptest fatmd-fds "kp-$fs" /mnt/kp/new "$(tbl "$good")" "$(tbl "$bad")")
+	echo "KPTEST fatmd-fds $fs ${r#KPTEST fatmd-fds }"
+	fs_down "$fs"
+}
+
+# ext2 mounted read-write while every write fails: the superblock write of the mount
+# fails before the block device knows its superblock (bd_super is NULL). syncfs on a
+# file opened afterwards must report it, once.
+t_sbwrite() {
+	fs=$1
+	eval "good=\$${fs}_GOOD bad=\$${fs}_ERR_WRITES"
+	dev=$(kptest dm-create "kp-$fs" "$(tbl "$bad")") || { echo "KPTEST sbwrite $fs setup-failed"; return; }
+	eval "mount -t \$${fs}_TYPE $dev /mnt/kp" || { echo "KPTEST sbwrite $fs mount-failed"; kptest dm-remove "kp-$fs"; return; }
+	kptest dm-load "kp-$fs" "$(tbl "$good")"
+	s1=$(kptest syncfs /mnt/kp/g | awk '{print $4}')
+	s2=$(kptest syncfs /mnt/kp/g | awk '{print $4}')
+	echo "KPTEST sbwrite $fs syncfs1=$s1 syncfs2=$s2"
+	fs_down "$fs"
+}
+
+# Two threads syncfs() one descriptor after each of many failed inode writes
+# (difftest's par-syncfs-meta): one metadata failure, one report between them.
+# ext4 is mounted nobarrier: dm-flakey fails cache flushes too, and each syncfs's
+# own failed flush (ext4_sync_fs) would be an error of its own in both threads.
+t_syncfsmd() {
+	fs=$1 n=${2:-100} o=
+	[ "$(eval echo \$${fs}_TYPE)" = ext4 ] && o=nobarrier
+	fs_up "$fs" $o || { echo "KPTEST syncfs-md-race $fs setup-failed"; return; }
+	eval "bad=\$${fs}_ERR_MDW good=\$${fs}_GOOD"
+	r=$(kptest syncfs-race "kp-$fs" /mnt/kp/g "$(tbl "$good")" "$(tbl "$bad")" "$n" md)
+	echo "KPTEST syncfs-md-race $fs ${r#KPTEST syncfs-race }"
+	fs_down "$fs"
+}
+
 for t in "$@"; do
 	case "$t" in
 	evict) t_evict ext2; t_evict ext4 ;;
 	mdfds) t_mdfds ext2; t_mdfds ext4nj ;;
 	sfr) t_sfr ext4; t_sfr ext2 ;;
 	syncfs) t_syncfs ext4 300; t_syncfs ext2 300 ;;
+	premount) t_premount ext2 ;;
+	ind) t_ind ext2 ;;
+	falloc) t_falloc ext4 ;;
+	fatmd) t_fatmd vfat; t_fatmd exfat ;;
+	sbwrite) t_sbwrite ext2 ;;
+	syncfsmd) t_syncfsmd ext2 100; t_syncfsmd ext4nj 100 ;;
 	*) echo "KPTEST unknown-test $t" ;;
 	esac
 done

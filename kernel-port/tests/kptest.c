@@ -11,8 +11,28 @@
  *   kptest md-fds NAME PATH GOOD ERR
  *                                   per-descriptor metadata error reporting
  *   kptest sfr NAME PATH GOOD ERR   sync_file_range error reporting
- *   kptest syncfs-race NAME PATH GOOD ERR ITERATIONS
- *                                   two threads syncfs() one descriptor
+ *   kptest syncfs-race NAME PATH GOOD ERR ITERATIONS [data|md]
+ *                                   two threads syncfs() one descriptor,
+ *                                   after a data write error (default) or
+ *                                   a failed write of PATH's inode (md)
+ *   kptest raw-rewrite DEV OFFSET   read 4 KiB of DEV at OFFSET and write it
+ *                                   back through the page cache, close (no
+ *                                   fsync: writeback happens later)
+ *   kptest new-file-fsync PATH      create PATH, write 8 KiB, fsync, then
+ *                                   fsync a second new file (is the fs
+ *                                   still writable?)
+ *   kptest ind-fds NAME PATH GOOD ERR
+ *                                   a write that dirties PATH's indirect
+ *                                   block, which fails to write back: fsync
+ *                                   twice on two descriptors
+ *   kptest falloc-fds NAME PATH GOOD ERR
+ *                                   fallocate after another descriptor
+ *                                   reported a write error
+ *   kptest fatmd-fds NAME PATH GOOD ERR
+ *                                   new file, its metadata fails to write
+ *                                   during the first fsync: fsync twice on
+ *                                   two descriptors
+ *   kptest syncfs PATH              open PATH, syncfs, print the result
  *
  * TABLE is a device-mapper table, one target per ';'-separated entry:
  * "START LEN TYPE PARAMS" in 512-byte sectors, as dmsetup takes it.
@@ -297,7 +317,7 @@ static void *race_thread(void *arg)
 }
 
 static int cmd_syncfs_race(const char *name, const char *path,
-			   const char *good, const char *bad, int iters)
+			   const char *good, const char *bad, int iters, int md)
 {
 	int w = open_or_die(path, O_RDWR), it, hist[3] = { 0, 0, 0 }, other = 0;
 	pthread_t t[2];
@@ -313,8 +333,16 @@ static int cmd_syncfs_race(const char *name, const char *path,
 	for (it = 0; it < iters; it++) {
 		int n;
 
-		/* A fresh writeback error on the sb: w's fsync fails. */
-		overwrite_fd(w, 4096, it);
+		/*
+		 * A fresh writeback error on the sb: w's fsync fails, on the
+		 * data or on the inode table block.
+		 */
+		if (md) {
+			if (fchmod(w, it & 1 ? 0600 : 0644))
+				die("fchmod");
+		} else {
+			overwrite_fd(w, 4096, it);
+		}
 		if (fsync_err(w) != EIO) {
 			fprintf(stderr, "kptest: iteration %d: no write error\n", it);
 			other++;
@@ -340,6 +368,156 @@ static int cmd_syncfs_race(const char *name, const char *path,
 	return 0;
 }
 
+/* ---- the kernel-port review cases (issue 14) */
+
+static int cmd_raw_rewrite(const char *dev, long long off)
+{
+	char buf[4096];
+	int fd = open_or_die(dev, O_RDWR);
+
+	if (pread(fd, buf, sizeof(buf), off) != sizeof(buf))
+		die("pread");
+	if (pwrite(fd, buf, sizeof(buf), off) != sizeof(buf))
+		die("pwrite");
+	if (close(fd))
+		die("close");
+	return 0;
+}
+
+static int cmd_new_file_fsync(const char *path)
+{
+	char other[4096];
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644), e1, e2;
+
+	if (fd < 0) {
+		printf("KPTEST new-file create=%s\n", errname(errno));
+		return 0;
+	}
+	overwrite_fd(fd, 8192, 3);
+	e1 = fsync_err(fd);
+	close(fd);
+	snprintf(other, sizeof(other), "%s.2", path);
+	fd = open(other, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		e2 = errno;
+	} else {
+		e2 = write(fd, "x", 1) == 1 ? fsync_err(fd) : errno;
+		close(fd);
+	}
+	printf("KPTEST new-file create=0 fsync=%s", errname(e1));
+	printf(" second_file=%s\n", errname(e2));
+	return 0;
+}
+
+/*
+ * PATH has data in its first 12 blocks and in block 13, so its indirect
+ * block exists; writing block 12 (a hole) allocates a data block and
+ * dirties the indirect block, whose write fails under ERR.  A and B were
+ * open at the time: each must report the failure once.
+ */
+static int cmd_ind_fds(const char *name, const char *path, const char *good,
+		       const char *bad)
+{
+	int a = open_or_die(path, O_RDWR), b = open_or_die(path, O_RDWR);
+	char page[4096];
+	int a1, a2, b1, b2;
+
+	memset(page, 'i', sizeof(page));
+	dm_swap(name, bad);
+	if (pwrite(a, page, sizeof(page), 12 * 4096) != sizeof(page))
+		die("pwrite");
+	sync();		/* the indirect block fails to write back */
+	dm_swap(name, good);
+	a1 = fsync_err(a);
+	a2 = fsync_err(a);
+	b1 = fsync_err(b);
+	b2 = fsync_err(b);
+	printf("KPTEST ind-fds a1=%s", errname(a1));
+	printf(" a2=%s", errname(a2));
+	printf(" b1=%s", errname(b1));
+	printf(" b2=%s\n", errname(b2));
+	close(a);
+	close(b);
+	return 0;
+}
+
+/*
+ * A's write fails and A's fsync reports it.  B was open too: its
+ * fallocate calls that write back the page cache (punch hole over dirty
+ * pages, collapse range), then its fsync.
+ */
+static int cmd_falloc_fds(const char *name, const char *path,
+			  const char *good, const char *bad)
+{
+	int a = open_or_die(path, O_RDWR), b = open_or_die(path, O_RDWR);
+	int fa, p1, p2, c1, f1, f2;
+	char page[4096];
+
+	memset(page, 'f', sizeof(page));
+	dm_swap(name, bad);
+	overwrite_fd(a, 4096, 5);
+	fa = fsync_err(a);
+	dm_swap(name, good);
+	if (pwrite(b, page, sizeof(page), 8192) != sizeof(page))
+		die("pwrite");
+	p1 = fallocate(b, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 8192,
+		       4096) ? errno : 0;
+	if (pwrite(b, page, sizeof(page), 8192) != sizeof(page))
+		die("pwrite");
+	p2 = fallocate(b, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 8192,
+		       4096) ? errno : 0;
+	c1 = fallocate(b, FALLOC_FL_COLLAPSE_RANGE, 16384, 4096) ? errno : 0;
+	f1 = fsync_err(b);
+	f2 = fsync_err(b);
+	printf("KPTEST falloc-fds a_fsync=%s", errname(fa));
+	printf(" punch1=%s", errname(p1));
+	printf(" punch2=%s", errname(p2));
+	printf(" collapse=%s", errname(c1));
+	printf(" b_fsync1=%s", errname(f1));
+	printf(" b_fsync2=%s\n", errname(f2));
+	close(a);
+	close(b);
+	return 0;
+}
+
+/*
+ * A new file on FAT or exFAT: A writes it, B is open on it; the
+ * filesystem's metadata area (ERR) fails to write during A's first fsync.
+ */
+static int cmd_fatmd_fds(const char *name, const char *path, const char *good,
+			 const char *bad)
+{
+	int a = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644), b;
+	int a1, a2, b1, b2;
+
+	if (a < 0)
+		die(path);
+	b = open_or_die(path, O_RDWR);
+	overwrite_fd(a, 65536, 9);
+	dm_swap(name, bad);
+	a1 = fsync_err(a);
+	dm_swap(name, good);
+	a2 = fsync_err(a);
+	b1 = fsync_err(b);
+	b2 = fsync_err(b);
+	printf("KPTEST fatmd-fds a1=%s", errname(a1));
+	printf(" a2=%s", errname(a2));
+	printf(" b1=%s", errname(b1));
+	printf(" b2=%s\n", errname(b2));
+	close(a);
+	close(b);
+	return 0;
+}
+
+static int cmd_syncfs(const char *path)
+{
+	int fd = open_or_die(path, O_RDONLY);
+
+	printf("KPTEST syncfs %s %s\n", path, errname(syncfs(fd) ? errno : 0));
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -361,9 +539,22 @@ int main(int argc, char **argv)
 		return cmd_md_fds(argv[2], argv[3], argv[4], argv[5]);
 	if (!strcmp(cmd, "sfr") && argc == 6)
 		return cmd_sfr(argv[2], argv[3], argv[4], argv[5]);
-	if (!strcmp(cmd, "syncfs-race") && argc == 7)
+	if (!strcmp(cmd, "syncfs-race") && (argc == 7 || argc == 8))
 		return cmd_syncfs_race(argv[2], argv[3], argv[4], argv[5],
-				       atoi(argv[6]));
+				       atoi(argv[6]),
+				       argc == 8 && !strcmp(argv[7], "md"));
+	if (!strcmp(cmd, "raw-rewrite") && argc == 4)
+		return cmd_raw_rewrite(argv[2], atoll(argv[3]));
+	if (!strcmp(cmd, "new-file-fsync") && argc == 3)
+		return cmd_new_file_fsync(argv[2]);
+	if (!strcmp(cmd, "ind-fds") && argc == 6)
+		return cmd_ind_fds(argv[2], argv[3], argv[4], argv[5]);
+	if (!strcmp(cmd, "falloc-fds") && argc == 6)
+		return cmd_falloc_fds(argv[2], argv[3], argv[4], argv[5]);
+	if (!strcmp(cmd, "fatmd-fds") && argc == 6)
+		return cmd_fatmd_fds(argv[2], argv[3], argv[4], argv[5]);
+	if (!strcmp(cmd, "syncfs") && argc == 3)
+		return cmd_syncfs(argv[2]);
 	fprintf(stderr, "usage: see the comment at the top of kptest.c\n");
 	return 2;
 }

@@ -4,16 +4,27 @@
 
 usage: mkimages.py OUTDIR
 
-Writes OUTDIR/disk.img (ext2, ext4 and ext4 without a journal, 32 MiB each,
-back to back, made with the host's mkfs -d so the files already have their
-blocks) and OUTDIR/layout.env: for each filesystem its type and mount
-options and device-mapper tables over the disk (DEV stands for the guest's
-disk): GOOD (linear), ERR_DATA (error over the data of f1, f2 and f3), ERR_MD
-(error over the inode table block holding g's inode), ERR_RACE (error over
-the data of r). Block numbers come from debugfs.
+Writes OUTDIR/disk.img (ext2, ext4 and ext4 without a journal, made with the
+host's mkfs -d so the files already have their blocks, then an empty vfat and
+an empty exfat; 32 MiB each, back to back) and OUTDIR/layout.env: for each
+filesystem its type and mount options and device-mapper tables over the disk
+(DEV stands for the guest's disk): GOOD (linear); for the ext* images
+ERR_DATA (error over the data of f1, f2 and f3), ERR_MD (error over the inode
+table block holding g's inode), ERR_RACE (error over the data of r), ERR_IND
+(ext2 only: writes fail on the indirect block of ind, which has data in
+blocks 0-11 and 13), ERR_FREE (writes fail on the image's last block, which is
+free) with FREE_OFF (its byte offset in the image), ERR_MDW (writes fail on
+g's inode table block), ERR_WRITES (every write fails). "Writes fail" is
+dm-flakey with error_writes: reads pass, so a block the kernel must read first
+(an indirect block before a write into a hole, a raw block read then written
+back, an inode table block after a failed write left its buffer not uptodate)
+is still readable; for vfat and exfat ERR_MD (writes to the metadata
+area fail: vfat's FATs, exfat's boot region, FAT, bitmap, upcase table and
+root directory). Block numbers come from debugfs and the boot sectors.
 """
 import os
 import re
+import struct
 import subprocess
 import sys
 
@@ -28,6 +39,12 @@ FILESYSTEMS = [
                           "-E", "lazy_itable_init=0,lazy_journal_init=0"]),
     ("ext4nj", "ext4", "", ["mkfs.ext4", "-q", "-F", "-b", "4096", "-O", "^has_journal",
                             "-E", "lazy_itable_init=0"]),
+]
+
+# Empty filesystems, files are made in the guest: name (= mount type), mkfs, metadata area.
+EMPTY_FILESYSTEMS = [
+    ("vfat", ["mkfs.vfat", "-F", "16"], None),
+    ("exfat", ["mkfs.exfat"], None),
 ]
 
 
@@ -56,17 +73,56 @@ def ranges(blocks):
     return out
 
 
-def table(base, errs):
-    """A dm table over one image: linear, with "error" over the ranges errs."""
+def indirect_block(img, path):
+    """The indirect block of path, None if it has none (extents)."""
+    m = re.search(r"\(IND\):(\d+)", debugfs(img, "stat " + path))
+    return int(m.group(1)) if m else None
+
+
+def table(base, errs, target="error"):
+    """A dm table over one image: linear, with target over the ranges errs.
+
+    target "error" fails reads and writes; "flakey" fails writes only."""
     segs, pos = [], 0
     for start, length in errs:
         if start > pos:
             segs.append(f"{pos} {start - pos} linear DEV {base + pos}")
-        segs.append(f"{start} {length} error")
+        if target == "error":
+            segs.append(f"{start} {length} error")
+        else:
+            segs.append(f"{start} {length} flakey DEV {base + start} 0 1 1 error_writes")
         pos = start + length
     if pos < SECT_PER_IMG:
         segs.append(f"{pos} {SECT_PER_IMG - pos} linear DEV {base + pos}")
     return ";".join(segs)
+
+
+def vfat_md_sectors(img):
+    """The FATs of a FAT12/16 image: [(start_sector, len_sectors)]."""
+    with open(img, "rb") as f:
+        bs = f.read(512)
+    bps, _spc, rsvd, nfats, _rootent, _tot16, _media, fatsz = struct.unpack_from("<HBHBHHBH", bs, 11)
+    assert bps == 512 and fatsz > 0, "expected a FAT12/16 image with 512-byte sectors"
+    return [(rsvd, nfats * fatsz)]
+
+
+def exfat_md_sectors(img):
+    """exFAT's boot region, FAT and the clusters mkfs used (bitmap, upcase, root)."""
+    with open(img, "rb") as f:
+        bs = f.read(512)
+        _fat_off, _fat_len, heap, _count, root = struct.unpack_from("<IIIII", bs, 80)
+        bps, spc = 1 << bs[108], 1 << bs[109]
+        assert bps == 512
+
+        def cluster(c):
+            f.seek((heap + (c - 2) * spc) * bps)
+            return f.read(spc * bps)
+        rootdir = cluster(root)
+        ent = next(rootdir[i:i + 32] for i in range(0, len(rootdir), 32) if rootdir[i] == 0x81)
+        first, length = struct.unpack_from("<IQ", ent, 20)
+        bitmap = cluster(first)[:length]
+    used = [i + 2 for i in range(len(bitmap) * 8) if bitmap[i // 8] >> (i % 8) & 1]
+    return [(0, heap + (max(used) - 1) * spc)]
 
 
 def main():
@@ -79,6 +135,10 @@ def main():
                        ("r", 1 << 16)):
         with open(os.path.join(root, name), "wb") as f:
             f.write(data[:size])
+    with open(os.path.join(root, "ind"), "wb") as f:
+        f.write(data[:12 * BLK])        # blocks 0-11: direct; 12: hole; 13: needs the
+        f.seek(13 * BLK)                # indirect block
+        f.write(data[:BLK])
     env = []
     disk = os.path.join(out, "disk.img")
     with open(disk, "wb") as d:
@@ -94,13 +154,38 @@ def main():
             data_blocks = sum((file_blocks(img, f) for f in ("/f1", "/f2", "/f3")), [])
             env.append(f'{name}_ERR_DATA="{table(base, ranges(data_blocks))}"')
             env.append(f'{name}_ERR_MD="{table(base, ranges([inode_block(img, "/g")]))}"')
+            env.append(f'{name}_ERR_MDW="{table(base, ranges([inode_block(img, "/g")]), "flakey")}"')
             env.append(f'{name}_ERR_RACE="{table(base, ranges(file_blocks(img, "/r")))}"')
+            ind = indirect_block(img, "/ind")
+            if ind is not None:
+                env.append(f'{name}_ERR_IND="{table(base, ranges([ind]), "flakey")}"')
+            last = SECT_PER_IMG // SPB - 1
+            assert "not in use" in debugfs(img, f"testb {last}")
+            env.append(f'{name}_ERR_FREE="{table(base, ranges([last]), "flakey")}"')
+            env.append(f'{name}_FREE_OFF={last * BLK}')
+            env.append(f'{name}_ERR_WRITES="{table(base, [(0, SECT_PER_IMG)], "flakey")}"')
+            with open(img, "rb") as f:
+                d.write(f.read())
+            os.unlink(img)
+        for i, (name, mkfs, md) in enumerate(EMPTY_FILESYSTEMS, len(FILESYSTEMS)):
+            img = os.path.join(out, name + ".img")
+            with open(img, "wb") as f:
+                f.truncate(SECT_PER_IMG * 512)
+            subprocess.run(mkfs + [img], check=True, capture_output=True)
+            base = i * SECT_PER_IMG
+            env.append(f'{name}_TYPE="{name}"')
+            env.append(f'{name}_OPTS=""')
+            env.append(f'{name}_GOOD="{table(base, [])}"')
+            env.append(f'{name}_ERR_MD="{table(base, md(img), "flakey")}"')
             with open(img, "rb") as f:
                 d.write(f.read())
             os.unlink(img)
     with open(os.path.join(out, "layout.env"), "w") as f:
         f.write("# generated by kernel-port/tests/mkimages.py\n" + "\n".join(env) + "\n")
 
+
+EMPTY_FILESYSTEMS = [(n, m, {"vfat": vfat_md_sectors, "exfat": exfat_md_sectors}[n])
+                     for n, m, _ in EMPTY_FILESYSTEMS]
 
 if __name__ == "__main__":
     main()
