@@ -71,6 +71,7 @@ static const struct {
 	{"keep_unseen", offsetof(struct dt_contract, keep_unseen)},
 	{"syncfs_locked", offsetof(struct dt_contract, syncfs_locked)},
 	{"syncfs_cursor_only", offsetof(struct dt_contract, syncfs_cursor_only)},
+	{"md_once", offsetof(struct dt_contract, md_once)},
 };
 
 const char *dt_switch_name(int i)
@@ -371,8 +372,11 @@ static int do_fsync(struct m_state *m, struct m_fd *f, struct out *w)
 	/* patched: file_check_and_advance_md_wb_err() at the end of
 	 * ext4_sync_file() (reached by its "goto out" too) and of
 	 * __generic_file_fsync() (ext2), which returns early when the data
-	 * wait already failed: then the metadata cursor stays put */
-	if (m->c.md_cursor && !(m->fs == FS_EXT2 && ret)) {
+	 * wait failed.  md_once (kernel-port 0008/0012 since the review):
+	 * ext2_fsync() then consumes the metadata cursor before returning the
+	 * data error (one failed indirect block is in both); without it the
+	 * metadata cursor stays for the next fsync */
+	if (m->c.md_cursor && (m->c.md_once || !(m->fs == FS_EXT2 && ret))) {
 		int err = 0;
 
 		if (errseq_check(&m->bdev_wb_err, f->f_md_wb_err)) {

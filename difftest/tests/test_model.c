@@ -164,14 +164,15 @@ END_TEST
 
 START_TEST(t_patched_ext2_early_return)
 {
-	/* __generic_file_fsync returns early on a data error: ext2's metadata
-	 * cursor stays for the next fsync; ext4 checks both at "out:" */
+	/* A data error: ext2_fsync returns it, and consumes the metadata cursor
+	 * as well (kernel-port 0012: one failed indirect block is in both), so
+	 * the next fsync reports nothing; ext4 checks both at "out:" */
 	const char *s = "open d0 f0 creat\nerror meta ENOSPC\nerror data f0 EIO\nfsync d0\nfsync d0\n";
 	struct dt_sresult e2 = run("patched", FS_EXT2, s), e4 = run("patched", FS_EXT4_ORDERED, s);
 
 	ck_assert_int_eq(ERR(e2, 3), EIO);
-	ck_assert_int_eq(ERR(e2, 4), ENOSPC);
-	ck_assert_str_eq(e2.ops[4].tr[0], "mdadv f0 0x0 0x101c");
+	ck_assert_str_eq(e2.ops[3].tr[1], "mdadv f0 0x0 0x101c");
+	ck_assert_int_eq(ERR(e2, 4), 0);
 	ck_assert_int_eq(ERR(e4, 3), EIO);
 	ck_assert_int_eq(ERR(e4, 4), 0);
 	dt_sresult_free(&e2);
