@@ -8,7 +8,7 @@
 #   --modules DIR       modules the guest loads first (DIR/order lists them, one a line):
 #                       for a --kernel with virtio/ext4/dm built as modules
 #   --contract C        contract to hold the kernel to: stock | patched | switches
-#                       md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,md_once (no-X clears); default: the
+#                       md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,syncfs_bdev_cursor,md_once (no-X clears); default: the
 #                       flavour's own (the stock flavour is also held to "patched",
 #                       to show its documented deviations)
 #   --fs LIST           default: ext2,ext4-ordered,ext4-journal
@@ -277,7 +277,7 @@ fi
 	echo
 	echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') by difftest/campaign.sh: seed $seed, $ops random ops per filesystem mode ($per per script)$([ $scenarios = 1 ] && echo ', plus the scenarios in difftest/scenarios')$([ -n "$bug" ] && echo ", model with planted bug **$bug**")."
 	echo
-	echo "Contract \`stock\`: Linux 6.1 as released. Contract \`patched\`: md_cursor, keep_unseen, syncfs_locked, syncfs_cursor_only, md_once (see difftest/README.md). Divergent scripts are attributed to the smallest set of contract switches that, turned off, makes the kernel agree (the first such set in the order above)."
+	echo "Contract \`stock\`: Linux 6.1 as released. Contract \`patched\`: md_cursor, keep_unseen, syncfs_locked, syncfs_cursor_only, syncfs_bdev_cursor, md_once (see difftest/README.md). Divergent scripts are attributed to the smallest set of contract switches that, turned off, makes the kernel agree (the first such set in the order above)."
 	echo
 	awk -F'\t' '
 	{ key = $1 "\t" $2 "\t" $3; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }

@@ -71,6 +71,7 @@ static const struct {
 	{"keep_unseen", offsetof(struct dt_contract, keep_unseen)},
 	{"syncfs_locked", offsetof(struct dt_contract, syncfs_locked)},
 	{"syncfs_cursor_only", offsetof(struct dt_contract, syncfs_cursor_only)},
+	{"syncfs_bdev_cursor", offsetof(struct dt_contract, syncfs_bdev_cursor)},
 	{"md_once", offsetof(struct dt_contract, md_once)},
 };
 
@@ -170,7 +171,7 @@ struct m_fd {
 	int ino;
 	int rdonly;
 	long long pos;
-	errseq_t f_wb_err, f_sb_err, f_md_wb_err;
+	errseq_t f_wb_err, f_sb_err, f_md_wb_err, f_sb_bdev_err;
 };
 
 struct m_state {
@@ -393,6 +394,21 @@ static int do_fsync(struct m_state *m, struct m_fd *f, struct out *w)
 	return ret;
 }
 
+/*
+ * syncfs's cursors: f_sb_err on sb->s_wb_err and, patched
+ * (syncfs_bdev_cursor: file_check_and_advance_sb_errs(), kernel-port 0014),
+ * f_sb_bdev_err on the bdev mapping's wb_err, in one f_lock section; the
+ * sb's error first.  Advancing the bdev cursor marks the bdev error SEEN.
+ */
+static int sb_errs(struct m_state *m, struct m_fd *f)
+{
+	int err = errseq_check_and_advance(&m->s_wb_err, &f->f_sb_err), bdev_err = 0;
+
+	if (m->c.syncfs_bdev_cursor)
+		bdev_err = errseq_check_and_advance(&m->bdev_wb_err, &f->f_sb_bdev_err);
+	return err ? err : bdev_err;
+}
+
 static int do_syncfs(struct m_state *m, struct m_fd *f, struct out *w)
 {
 	int ret, ret2;
@@ -406,7 +422,7 @@ static int do_syncfs(struct m_state *m, struct m_fd *f, struct out *w)
 	ret = filemap_check_errors(&m->bdev_as);
 	if (m->c.syncfs_cursor_only)
 		ret = 0;
-	ret2 = errseq_check_and_advance(&m->s_wb_err, &f->f_sb_err);
+	ret2 = sb_errs(m, f);
 	return ret ? ret : ret2;
 }
 
@@ -455,6 +471,8 @@ static void step(struct m_state *m, const struct dt_op *op, struct out *w)
 		f->f_sb_err = errseq_sample(&m->s_wb_err);
 		/* patched: f_md_wb_err = filemap_sample_wb_err(bdev mapping) */
 		f->f_md_wb_err = errseq_sample(&m->bdev_wb_err);
+		/* patched: f_sb_bdev_err = file_sample_sb_bdev_err(), the same */
+		f->f_sb_bdev_err = f->f_md_wb_err;
 		m->ino[i].nopen++;
 		put(w, 0, 0);
 		return;
@@ -921,7 +939,7 @@ static int run_par(struct m_state *m, const struct dt_op *op, const struct dt_op
 			if (m->c.syncfs_cursor_only)
 				fl[first] = 0;
 			fl[!first] = 0;
-			r2[!first] = errseq_check_and_advance(&t.s_wb_err, &f->f_sb_err);
+			r2[!first] = sb_errs(&t, f);
 			/* locked: the other thread finds the cursor advanced */
 			r2[first] = m->c.syncfs_locked ? 0 : r2[!first];
 			for (int k = 0; k < 2; k++) {

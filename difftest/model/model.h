@@ -46,6 +46,10 @@ struct dt_contract {
 				   f_sb_err only, not from the bdev mapping's AS_EIO/
 				   AS_ENOSPC flags (which it still clears): the latest
 				   errno, and never one report per channel */
+	int syncfs_bdev_cursor; /* syncfs also reports through a second cursor,
+				   f_sb_bdev_err, on the bdev mapping's wb_err, advanced with
+				   f_sb_err in one f_lock section (0014 as redone after the
+				   review): it marks a metadata error seen there as well */
 	int md_once;       /* ext2: an fsync whose data wait fails consumes the metadata
 			      cursor too (one failed indirect block is recorded in
 			      both), so the next fsync does not report it again */
@@ -53,14 +57,14 @@ struct dt_contract {
 };
 
 /* The switches above, in this order (reports list them so). */
-#define DT_NSWITCHES 5
+#define DT_NSWITCHES 6
 const char *dt_switch_name(int i);
 int *dt_contract_switch(struct dt_contract *c, int i);
 
 void dt_contract_stock(struct dt_contract *c);
 void dt_contract_patched(struct dt_contract *c);
 /* "stock", "patched", or a comma list of switches: md_cursor,keep_unseen,syncfs_locked,
- * syncfs_cursor_only,md_once, each optionally prefixed with "no-"; applied over the current
+ * syncfs_cursor_only,syncfs_bdev_cursor,md_once, each optionally prefixed with "no-"; applied over the current
  * value. */
 int dt_contract_parse(const char *s, struct dt_contract *c);
 void dt_contract_format(const struct dt_contract *c, char *buf, size_t len);

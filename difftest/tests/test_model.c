@@ -180,6 +180,25 @@ START_TEST(t_patched_ext2_early_return)
 }
 END_TEST
 
+START_TEST(t_syncfs_bdev_cursor)
+{
+	/* syncfs's second cursor marks a metadata error seen on the bdev: a
+	 * descriptor opened afterwards is not told by fsync; without the
+	 * switch (the series before the review) it was */
+	const char *s = "open d0 f0 creat\nerror meta EIO\nsyncfs d0\nopen d1 f0\nfsync d1\nsyncfs d1\n";
+	struct dt_sresult pa = run("patched", FS_EXT2, s),
+			  old = run("patched,no-syncfs_bdev_cursor", FS_EXT2, s);
+
+	ck_assert_int_eq(ERR(pa, 2), EIO);
+	ck_assert_int_eq(ERR(pa, 4), 0);
+	ck_assert_int_eq(ERR(pa, 5), 0);
+	ck_assert_int_eq(ERR(old, 2), EIO);
+	ck_assert_int_eq(ERR(old, 4), EIO);
+	dt_sresult_free(&pa);
+	dt_sresult_free(&old);
+}
+END_TEST
+
 START_TEST(t_real_writeback)
 {
 	/* a real failure: overwritten pages fail at writeback; a partial write
@@ -407,6 +426,7 @@ int main(void)
 	int nf;
 
 	tcase_add_test(tc, t_many_fds);
+	tcase_add_test(tc, t_syncfs_bdev_cursor);
 	tcase_add_test(tc, t_pg_evict);
 	tcase_add_test(tc, t_pg_reopen_no_evict);
 	tcase_add_test(tc, t_sfr_flags);
