@@ -77,15 +77,6 @@ t_mdfds() {
 	fs_down "$fs"
 }
 
-t_sfr() {
-	fs=$1
-	fs_up "$fs" || { echo "KPTEST sfr $fs setup-failed"; return; }
-	eval "bad=\$${fs}_ERR_RACE good=\$${fs}_GOOD"
-	r=$(kptest sfr "kp-$fs" /mnt/kp/r "$(tbl "$good")" "$(tbl "$bad")")
-	echo "KPTEST sfr $fs ${r#KPTEST sfr }"
-	fs_down "$fs"
-}
-
 t_syncfs() {
 	fs=$1 n=${2:-300}
 	fs_up "$fs" || { echo "KPTEST syncfs-race $fs setup-failed"; return; }
@@ -121,36 +112,6 @@ t_premount() {
 	fs_down "$fs"
 }
 
-# ext2: a write into a hole dirties the file's indirect block, whose write fails.
-t_ind() {
-	fs=$1
-	fs_up "$fs" || { echo "KPTEST ind-fds $fs setup-failed"; return; }
-	eval "bad=\$${fs}_ERR_IND good=\$${fs}_GOOD"
-	r=$(kptest ind-fds "kp-$fs" /mnt/kp/ind "$(tbl "$good")" "$(tbl "$bad")")
-	echo "KPTEST ind-fds $fs ${r#KPTEST ind-fds }"
-	fs_down "$fs"
-}
-
-# ext4: fallocate on a descriptor after another one reported a write error.
-t_falloc() {
-	fs=$1
-	fs_up "$fs" || { echo "KPTEST falloc-fds $fs setup-failed"; return; }
-	eval "bad=\$${fs}_ERR_RACE good=\$${fs}_GOOD"
-	r=$(kptest falloc-fds "kp-$fs" /mnt/kp/r "$(tbl "$good")" "$(tbl "$bad")")
-	echo "KPTEST falloc-fds $fs ${r#KPTEST falloc-fds }"
-	fs_down "$fs"
-}
-
-# vfat and exfat: the metadata area fails to write during a new file's first fsync.
-t_fatmd() {
-	fs=$1
-	fs_up "$fs" || { echo "KPTEST fatmd-fds $fs setup-failed"; return; }
-	eval "bad=\$${fs}_ERR_MD good=\$${fs}_GOOD"
-	r=$(kptest fatmd-fds "kp-$fs" /mnt/kp/new "$(tbl "$good")" "$(tbl "$bad")")
-	echo "KPTEST fatmd-fds $fs ${r#KPTEST fatmd-fds }"
-	fs_down "$fs"
-}
-
 # ext2 mounted read-write while every write fails: the superblock write of the mount
 # fails before the block device knows its superblock (bd_super is NULL). syncfs on a
 # file opened afterwards must report it, once.
@@ -163,6 +124,20 @@ t_sbwrite() {
 	s1=$(kptest syncfs /mnt/kp/g | awk '{print $4}')
 	s2=$(kptest syncfs /mnt/kp/g | awk '{print $4}')
 	echo "KPTEST sbwrite $fs syncfs1=$s1 syncfs2=$s2"
+	fs_down "$fs"
+}
+
+# t_fds TAG FS TABLE FILE: FS up, "kptest TAG kp-FS /mnt/kp/FILE GOOD ERR" with ERR the
+# table FS_TABLE, its result line reported for FS. TAG is one of kptest's descriptor
+# cases: sfr, ind-fds (ext2's indirect block fails), falloc-fds (ext4 fallocate after
+# another descriptor reported an error), fatmd-fds (vfat/exfat metadata area fails
+# during a new file's first fsync).
+t_fds() {
+	tag=$1 fs=$2
+	fs_up "$fs" || { echo "KPTEST $tag $fs setup-failed"; return; }
+	eval "bad=\$${fs}_$3 good=\$${fs}_GOOD"
+	r=$(kptest "$tag" "kp-$fs" "/mnt/kp/$4" "$(tbl "$good")" "$(tbl "$bad")")
+	echo "KPTEST $tag $fs ${r#KPTEST $tag }"
 	fs_down "$fs"
 }
 
@@ -184,12 +159,12 @@ for t in "$@"; do
 	case "$t" in
 	evict) t_evict ext2; t_evict ext4 ;;
 	mdfds) t_mdfds ext2; t_mdfds ext4nj ;;
-	sfr) t_sfr ext4; t_sfr ext2 ;;
+	sfr) t_fds sfr ext4 ERR_RACE r; t_fds sfr ext2 ERR_RACE r ;;
 	syncfs) t_syncfs ext4 300; t_syncfs ext2 300 ;;
 	premount) t_premount ext2 ;;
-	ind) t_ind ext2 ;;
-	falloc) t_falloc ext4 ;;
-	fatmd) t_fatmd vfat; t_fatmd exfat ;;
+	ind) t_fds ind-fds ext2 ERR_IND ind ;;
+	falloc) t_fds falloc-fds ext4 ERR_RACE r ;;
+	fatmd) t_fds fatmd-fds vfat ERR_MD new; t_fds fatmd-fds exfat ERR_MD new ;;
 	sbwrite) t_sbwrite ext2 ;;
 	syncfsmd) t_syncfsmd ext2 100; t_syncfsmd ext4nj 100 ;;
 	*) echo "KPTEST unknown-test $t" ;;

@@ -370,6 +370,18 @@ static int cmd_syncfs_race(const char *name, const char *path,
 
 /* ---- the kernel-port review cases (issue 14) */
 
+/* "KPTEST TAG k0=v0 k1=v1 ...": each value an errno, 0 for success */
+static void report(const char *tag, const char *const *keys, const int *errs,
+		   int n)
+{
+	int i;
+
+	printf("KPTEST %s", tag);
+	for (i = 0; i < n; i++)
+		printf(" %s=%s", keys[i], errname(errs[i]));
+	printf("\n");
+}
+
 static int cmd_raw_rewrite(const char *dev, long long off)
 {
 	char buf[4096];
@@ -418,9 +430,10 @@ static int cmd_new_file_fsync(const char *path)
 static int cmd_ind_fds(const char *name, const char *path, const char *good,
 		       const char *bad)
 {
+	static const char *const keys[] = { "a1", "a2", "b1", "b2" };
 	int a = open_or_die(path, O_RDWR), b = open_or_die(path, O_RDWR);
 	char page[4096];
-	int a1, a2, b1, b2;
+	int r[4];
 
 	memset(page, 'i', sizeof(page));
 	dm_swap(name, bad);
@@ -428,14 +441,11 @@ static int cmd_ind_fds(const char *name, const char *path, const char *good,
 		die("pwrite");
 	sync();		/* the indirect block fails to write back */
 	dm_swap(name, good);
-	a1 = fsync_err(a);
-	a2 = fsync_err(a);
-	b1 = fsync_err(b);
-	b2 = fsync_err(b);
-	printf("KPTEST ind-fds a1=%s", errname(a1));
-	printf(" a2=%s", errname(a2));
-	printf(" b1=%s", errname(b1));
-	printf(" b2=%s\n", errname(b2));
+	r[0] = fsync_err(a);
+	r[1] = fsync_err(a);
+	r[2] = fsync_err(b);
+	r[3] = fsync_err(b);
+	report("ind-fds", keys, r, 4);
 	close(a);
 	close(b);
 	return 0;
@@ -449,32 +459,27 @@ static int cmd_ind_fds(const char *name, const char *path, const char *good,
 static int cmd_falloc_fds(const char *name, const char *path,
 			  const char *good, const char *bad)
 {
+	static const char *const keys[] = { "a_fsync", "punch1", "punch2",
+					    "collapse", "b_fsync1", "b_fsync2" };
 	int a = open_or_die(path, O_RDWR), b = open_or_die(path, O_RDWR);
-	int fa, p1, p2, c1, f1, f2;
+	int i, r[6];
 	char page[4096];
 
 	memset(page, 'f', sizeof(page));
 	dm_swap(name, bad);
 	overwrite_fd(a, 4096, 5);
-	fa = fsync_err(a);
+	r[0] = fsync_err(a);
 	dm_swap(name, good);
-	if (pwrite(b, page, sizeof(page), 8192) != sizeof(page))
-		die("pwrite");
-	p1 = fallocate(b, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 8192,
-		       4096) ? errno : 0;
-	if (pwrite(b, page, sizeof(page), 8192) != sizeof(page))
-		die("pwrite");
-	p2 = fallocate(b, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 8192,
-		       4096) ? errno : 0;
-	c1 = fallocate(b, FALLOC_FL_COLLAPSE_RANGE, 16384, 4096) ? errno : 0;
-	f1 = fsync_err(b);
-	f2 = fsync_err(b);
-	printf("KPTEST falloc-fds a_fsync=%s", errname(fa));
-	printf(" punch1=%s", errname(p1));
-	printf(" punch2=%s", errname(p2));
-	printf(" collapse=%s", errname(c1));
-	printf(" b_fsync1=%s", errname(f1));
-	printf(" b_fsync2=%s\n", errname(f2));
+	for (i = 1; i <= 2; i++) {	/* punch a hole over a dirty page */
+		if (pwrite(b, page, sizeof(page), 8192) != sizeof(page))
+			die("pwrite");
+		r[i] = fallocate(b, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				 8192, 4096) ? errno : 0;
+	}
+	r[3] = fallocate(b, FALLOC_FL_COLLAPSE_RANGE, 16384, 4096) ? errno : 0;
+	r[4] = fsync_err(b);
+	r[5] = fsync_err(b);
+	report("falloc-fds", keys, r, 6);
 	close(a);
 	close(b);
 	return 0;
@@ -487,23 +492,21 @@ static int cmd_falloc_fds(const char *name, const char *path,
 static int cmd_fatmd_fds(const char *name, const char *path, const char *good,
 			 const char *bad)
 {
+	static const char *const keys[] = { "a1", "a2", "b1", "b2" };
 	int a = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644), b;
-	int a1, a2, b1, b2;
+	int r[4];
 
 	if (a < 0)
 		die(path);
 	b = open_or_die(path, O_RDWR);
 	overwrite_fd(a, 65536, 9);
 	dm_swap(name, bad);
-	a1 = fsync_err(a);
+	r[0] = fsync_err(a);
 	dm_swap(name, good);
-	a2 = fsync_err(a);
-	b1 = fsync_err(b);
-	b2 = fsync_err(b);
-	printf("KPTEST fatmd-fds a1=%s", errname(a1));
-	printf(" a2=%s", errname(a2));
-	printf(" b1=%s", errname(b1));
-	printf(" b2=%s\n", errname(b2));
+	r[1] = fsync_err(a);
+	r[2] = fsync_err(b);
+	r[3] = fsync_err(b);
+	report("fatmd-fds", keys, r, 4);
 	close(a);
 	close(b);
 	return 0;
