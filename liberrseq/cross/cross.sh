@@ -64,8 +64,23 @@ sysroot() {
 		-o "Dir::Cache=$apt/cache" -o "Debug::NoLocking=1"
 		-o "APT::Sandbox::User=root" -q)
 	log "cross $arch: apt-get update (private state in $apt)"
-	apt-get "${opts[@]}" update >"$apt/update.log" 2>&1 ||
-		{ cat "$apt/update.log" >&2; die "apt-get update for $arch failed"; }
+	# A mirror in the middle of a sync fails one index ("File has unexpected size"): try
+	# three times; then go on with the indexes that did download, if any: the download
+	# below fails on any package they do not list.
+	local try
+	for try in 1 2 3; do
+		apt-get "${opts[@]}" update >"$apt/update.log" 2>&1 && break
+		if [ $try -lt 3 ]; then
+			log "cross $arch: apt-get update failed (try $try of 3), again in 15 s"
+			sleep 15
+		elif compgen -G "$apt/lists/*_Packages*" >/dev/null; then
+			grep '^E:' "$apt/update.log" >&2 || true
+			log "cross $arch: apt-get update failed 3 times; going on with the indexes it got"
+		else
+			cat "$apt/update.log" >&2
+			die "apt-get update for $arch failed"
+		fi
+	done
 	local p deb
 	for p in $TARGET_PKGS; do
 		(cd "$apt/debs" && apt-get "${opts[@]}" download "$p:$arch") \
