@@ -3,7 +3,7 @@
 # next to kptest and layout.env written by kernel-port/tests/vm-test.sh.
 # usage: guest-tests.sh DISK [TEST...]
 #   TEST: evict sfr mdfds syncfs (default: these four), or one of the review cases:
-#   premount ind falloc fatmd sbwrite syncfsmd
+#   premount ind falloc fatmd sbwrite syncfsmd; or dontcache, many:LABEL:N[:MEM[:MAX]]
 # DISK holds the filesystem images of layout.env back to back; every test puts a dm device
 # over one of them (linear), and swaps in a table with "error" over chosen blocks.
 # Result lines start with "KPTEST "; the host parses them.
@@ -155,8 +155,74 @@ t_syncfsmd() {
 	fs_down "$fs"
 }
 
+# Item 7 of issue 14: an eviction that bypasses the LRU. Setting FS_DAX_FL on an ext4 file
+# (no dax= option) marks the inode I_DONTCACHE, so the last close evicts it at once.
+t_dontcache() {
+	fs=$1
+	fs_up "$fs" || { echo "KPTEST dontcache $fs setup-failed"; return; }
+	kptest overwrite /mnt/kp/f1 1048576
+	swap "$fs" ERR_DATA
+	sync
+	swap "$fs" GOOD
+	d=$(kptest set-dax /mnt/kp/f1 | awk '{print $4}')
+	e=$(kptest fsync /mnt/kp/f1 | awk '{print $4}')
+	e2=$(kptest fsync /mnt/kp/f1 | awk '{print $4}')
+	echo "KPTEST dontcache $fs set_dax=$d fsync=$e again=$e2"
+	fs_down "$fs"
+}
+
+# Item 6 of issue 14: N files whose writeback failed, nobody has seen the errors; then
+# drop_caches (timed, slabs_scanned), then open + fsync of each: how many errors survive.
+# MEM: run the setup in a memory cgroup with that memory.max. MAX: fs.wb_err_evicted_max
+# for the run (the record's bound; "absent" if the kernel has no such sysctl).
+t_many() {
+	label=$1 n=$2 mem=$3 max=$4 old= oom=none
+	fs_up many || { echo "KPTEST many $label setup-failed"; return; }
+	if [ -n "$max" ]; then
+		if [ -f /proc/sys/fs/wb_err_evicted_max ]; then
+			old=$(cat /proc/sys/fs/wb_err_evicted_max)
+			echo "$max" >/proc/sys/fs/wb_err_evicted_max
+		else
+			max=absent
+		fi
+	fi
+	set -- kptest many-setup kp-many "/mnt/kp/$label" "$n" "$(tbl "$many_GOOD")"
+	if [ -n "$mem" ]; then
+		cg=/sys/fs/cgroup
+		if [ ! -d $cg/kp ]; then
+			mount -t cgroup2 none $cg && echo +memory >$cg/cgroup.subtree_control &&
+				mkdir $cg/kp
+		fi
+		echo "$mem" >$cg/kp/memory.max
+		r=$(sh -c 'echo $$ >/sys/fs/cgroup/kp/cgroup.procs && exec "$@"' sh "$@") ||
+			r="KPTEST many-setup exit=$?"
+		oom=$(awk '$1 == "oom_kill" {print $2}' $cg/kp/memory.events)
+	else
+		r=$("$@") || r="KPTEST many-setup exit=$?"
+	fi
+	s0=$(awk '$1 == "slabs_scanned" {print $2}' /proc/vmstat)
+	d=$(kptest drop-caches)
+	s1=$(awk '$1 == "slabs_scanned" {print $2}' /proc/vmstat)
+	c=$(awk '$1 == "ext4_inode_cache" {print $2}' /proc/slabinfo)
+	f=$(kptest many-fsync "/mnt/kp/$label" "$n")
+	[ -z "$old" ] || echo "$old" >/proc/sys/fs/wb_err_evicted_max
+	w=$(dmesg | grep -c 'lost: record full')
+	echo "KPTEST many $label n=$n mem=${mem:-none} max=${max:-default} oom_kills=$oom" \
+		"${r#KPTEST many-setup } ${d#KPTEST drop-caches } slabs_scanned=$((s1 - s0))" \
+		"ext4_inodes_cached=$c ${f#KPTEST many-fsync } record_full_warnings=$w"
+	fs_down many
+}
+
 for t in "$@"; do
 	case "$t" in
+	dontcache) t_dontcache ext4 ;;
+	many:*)
+		# many:LABEL:N[:MEM[:MAX]]
+		IFS=: read -r _ label n mem max <<EOF
+$t
+EOF
+		t_many "$label" "$n" "$mem" "$max"
+		;;
 	evict) t_evict ext2; t_evict ext4 ;;
 	mdfds) t_mdfds ext2; t_mdfds ext4nj ;;
 	sfr) t_fds sfr ext4 ERR_RACE r; t_fds sfr ext2 ERR_RACE r ;;

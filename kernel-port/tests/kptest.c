@@ -33,6 +33,12 @@
  *                                   during the first fsync: fsync twice on
  *                                   two descriptors
  *   kptest syncfs PATH              open PATH, syncfs, print the result
+ *   kptest many-setup NAME DIR N GOOD
+ *                                   N one-block files in DIR whose writeback
+ *                                   failed, no error seen (see the function)
+ *   kptest many-fsync DIR N         open + fsync each of them, count results
+ *   kptest drop-caches              drop_caches (3) twice, print the time
+ *   kptest set-dax PATH             set FS_DAX_FL (ext4: I_DONTCACHE)
  *
  * TABLE is a device-mapper table, one target per ';'-separated entry:
  * "START LEN TYPE PARAMS" in 512-byte sectors, as dmsetup takes it.
@@ -42,6 +48,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/dm-ioctl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +58,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 static void die(const char *what)
@@ -89,19 +98,25 @@ static int dm_fd(void)
 	return fd;
 }
 
-static struct dm_ioctl *dm_init(char *buf, const char *name, uint32_t flags)
+static struct dm_ioctl *dm_init_size(char *buf, size_t size, const char *name,
+				     uint32_t flags)
 {
 	struct dm_ioctl *io = (struct dm_ioctl *)buf;
 
-	memset(buf, 0, DM_BUF);
+	memset(buf, 0, size);
 	io->version[0] = DM_VERSION_MAJOR;
 	io->version[1] = 0;
 	io->version[2] = 0;
-	io->data_size = DM_BUF;
+	io->data_size = size;
 	io->data_start = sizeof(*io);
 	io->flags = flags;
 	snprintf(io->name, sizeof(io->name), "%s", name);
 	return io;
+}
+
+static struct dm_ioctl *dm_init(char *buf, const char *name, uint32_t flags)
+{
+	return dm_init_size(buf, DM_BUF, name, flags);
 }
 
 static void dm_call(unsigned long req, struct dm_ioctl *io, const char *what)
@@ -112,10 +127,20 @@ static void dm_call(unsigned long req, struct dm_ioctl *io, const char *what)
 
 static void dm_load_table(const char *name, const char *table)
 {
-	char buf[DM_BUF], *copy = strdup(table), *save = NULL, *ent;
-	struct dm_ioctl *io = dm_init(buf, name, 0);
-	size_t off = sizeof(*io);
+	char *copy = strdup(table), *save = NULL, *ent, *buf;
+	size_t size = DM_BUF + strlen(table), off;
+	const char *c;
+	struct dm_ioctl *io;
 	int n = 0;
+
+	/* every target adds a struct dm_target_spec and up to 8 bytes of padding */
+	for (c = table; *c; c++)
+		size += *c == ';' ? sizeof(struct dm_target_spec) + 8 : 0;
+	buf = malloc(size);
+	if (!buf || !copy)
+		die("malloc");
+	io = dm_init_size(buf, size, name, 0);
+	off = sizeof(*io);
 
 	for (ent = strtok_r(copy, ";\n", &save); ent;
 	     ent = strtok_r(NULL, ";\n", &save)) {
@@ -138,13 +163,14 @@ static void dm_load_table(const char *name, const char *table)
 		memcpy(buf + off + sizeof(*sp), ent + used, plen);
 		sp->next = (sizeof(*sp) + plen + 7) & ~(size_t)7;
 		off += sp->next;
-		if (off + 512 > DM_BUF)
+		if (off + 512 > size)
 			errno = E2BIG, die("table");
 		n++;
 	}
 	io->target_count = n;
 	dm_call(DM_TABLE_LOAD, io, "DM_TABLE_LOAD");
 	free(copy);
+	free(buf);
 }
 
 static void dm_resume(const char *name)
@@ -521,6 +547,191 @@ static int cmd_syncfs(const char *path)
 	return 0;
 }
 
+/* ---- many files whose writeback failed, eviction (issue 14, items 6, 7) */
+
+#define MANY_BYTES 1024		/* one block of the 1 KiB-block image */
+
+static void many_path(char *buf, size_t len, const char *dir, long i)
+{
+	snprintf(buf, len, "%s/%06ld", dir, i);
+}
+
+/* write MANY_BYTES at 0 and start writeback (no wait: errors stay unseen) */
+static void many_write(const char *path, int flags, int seed)
+{
+	char data[MANY_BYTES];
+	int fd = open(path, O_WRONLY | flags, 0644);
+
+	if (fd < 0)
+		die(path);
+	memset(data, 'a' + seed % 26, sizeof(data));
+	if (pwrite(fd, data, sizeof(data), 0) != sizeof(data))
+		die("pwrite");
+	if (sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE))
+		die("sync_file_range");
+	if (close(fd))
+		die("close");
+}
+
+/* the first sector of path's only block */
+static unsigned long long many_sector(const char *path)
+{
+	struct {
+		struct fiemap fm;
+		struct fiemap_extent fe;
+	} x;
+	int fd = open_or_die(path, O_RDONLY);
+
+	memset(&x, 0, sizeof(x));
+	x.fm.fm_length = ~0ULL;
+	x.fm.fm_flags = FIEMAP_FLAG_SYNC;
+	x.fm.fm_extent_count = 1;
+	if (ioctl(fd, FS_IOC_FIEMAP, &x.fm))
+		die("FS_IOC_FIEMAP");
+	close(fd);
+	if (x.fm.fm_mapped_extents != 1 || x.fe.fe_length != MANY_BYTES ||
+	    x.fe.fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC))
+		errno = EINVAL, die(path);
+	return x.fe.fe_physical / 512;
+}
+
+static int cmp_ull(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a;
+	unsigned long long y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * N files of one block in DIR, written back; then a table with "error"
+ * over exactly their blocks (FIEMAP) and GOOD elsewhere while each file is
+ * rewritten and written back, and GOOD again.  Every file is left with a
+ * writeback error nobody has seen, and no metadata write failed.
+ */
+static int cmd_many_setup(const char *name, const char *dir, long n,
+			  const char *good)
+{
+	const unsigned long long span = MANY_BYTES / 512;
+	unsigned long long len, base, pos = 0, *sec;
+	char dev[64], path[4096], *table, *t;
+	int dfd, segs = 0, err;
+	long i, j;
+
+	if (sscanf(good, "0 %llu linear %63s %llu", &len, dev, &base) != 3)
+		errno = EINVAL, die(good);
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		die(dir);
+	for (i = 0; i < n; i++) {
+		many_path(path, sizeof(path), dir, i);
+		many_write(path, O_CREAT | O_TRUNC, 0);
+	}
+	dfd = open_or_die(dir, O_RDONLY);
+	if (syncfs(dfd))
+		die("syncfs before the error");
+	sec = malloc(n * sizeof(*sec));
+	table = malloc(n * 96 + 128);
+	if (!sec || !table)
+		die("malloc");
+	for (i = 0; i < n; i++) {
+		many_path(path, sizeof(path), dir, i);
+		sec[i] = many_sector(path);
+	}
+	qsort(sec, n, sizeof(*sec), cmp_ull);
+	t = table;
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && sec[j] == sec[j - 1] + span; j++)
+			;
+		if (sec[i] > pos)
+			t += sprintf(t, "%llu %llu linear %s %llu;", pos,
+				     sec[i] - pos, dev, base + pos);
+		t += sprintf(t, "%llu %llu error;", sec[i], sec[j - 1] + span - sec[i]);
+		pos = sec[j - 1] + span;
+		segs++;
+	}
+	if (pos < len)
+		sprintf(t, "%llu %llu linear %s %llu", pos, len - pos, dev, base + pos);
+	dm_swap(name, table);
+	for (i = 0; i < n; i++) {
+		many_path(path, sizeof(path), dir, i);
+		many_write(path, 0, 1);
+	}
+	err = syncfs(dfd) ? errno : 0;
+	dm_swap(name, good);
+	close(dfd);
+	printf("KPTEST many-setup files=%ld error_segments=%d syncfs=%s\n", n, segs,
+	       errname(err));
+	free(sec);
+	free(table);
+	return 0;
+}
+
+/* open and fsync each of DIR's N files, count the results */
+static int cmd_many_fsync(const char *dir, long n)
+{
+	long i, eio = 0, zero = 0, other = 0;
+	char path[4096];
+
+	for (i = 0; i < n; i++) {
+		int fd, err;
+
+		many_path(path, sizeof(path), dir, i);
+		fd = open(path, O_RDONLY);
+		if (fd < 0) {
+			other++;
+			continue;
+		}
+		err = fsync_err(fd);
+		close(fd);
+		if (err == EIO)
+			eio++;
+		else if (!err)
+			zero++;
+		else
+			other++;
+	}
+	printf("KPTEST many-fsync eio=%ld zero=%ld other=%ld\n", eio, zero, other);
+	return 0;
+}
+
+/* echo 3 >/proc/sys/vm/drop_caches, twice, timed */
+static int cmd_drop_caches(void)
+{
+	struct timespec a, b;
+	int k;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (k = 0; k < 2; k++) {
+		int fd = open_or_die("/proc/sys/vm/drop_caches", O_WRONLY);
+
+		if (write(fd, "3", 1) != 1)
+			die("drop_caches");
+		close(fd);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("KPTEST drop-caches drop_ms=%lld\n",
+	       (b.tv_sec - a.tv_sec) * 1000LL + (b.tv_nsec - a.tv_nsec) / 1000000);
+	return 0;
+}
+
+/*
+ * Set FS_DAX_FL on PATH (ext4 without a dax= option): ext4 marks the inode
+ * I_DONTCACHE, so the last close evicts it at once, bypassing the LRU.
+ */
+static int cmd_set_dax(const char *path)
+{
+	int fd = open_or_die(path, O_RDONLY), flags, err = 0;
+
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags))
+		err = errno;
+	flags |= FS_DAX_FL;
+	if (!err && ioctl(fd, FS_IOC_SETFLAGS, &flags))
+		err = errno;
+	close(fd);
+	printf("KPTEST set-dax %s %s\n", path, errname(err));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -558,6 +769,14 @@ int main(int argc, char **argv)
 		return cmd_fatmd_fds(argv[2], argv[3], argv[4], argv[5]);
 	if (!strcmp(cmd, "syncfs") && argc == 3)
 		return cmd_syncfs(argv[2]);
+	if (!strcmp(cmd, "many-setup") && argc == 6)
+		return cmd_many_setup(argv[2], argv[3], atol(argv[4]), argv[5]);
+	if (!strcmp(cmd, "many-fsync") && argc == 4)
+		return cmd_many_fsync(argv[2], atol(argv[3]));
+	if (!strcmp(cmd, "drop-caches") && argc == 2)
+		return cmd_drop_caches();
+	if (!strcmp(cmd, "set-dax") && argc == 3)
+		return cmd_set_dax(argv[2]);
 	fprintf(stderr, "usage: see the comment at the top of kptest.c\n");
 	return 2;
 }

@@ -22,13 +22,20 @@
 #           fatmd: vfat/exfat metadata write failures once per descriptor; sbwrite:
 #           syncfs reports ext2's failed superblock write at mount; syncfsmd: two
 #           threads syncfs() one descriptor after each failed inode write, one report
+#   evictrec issue 14's eviction items, one boot. dontcache: an ext4 inode evicted at its last
+#           close (I_DONTCACHE, bypassing the LRU) after its writeback failed; reopen + fsync.
+#           many: N one-block files whose writeback failed, drop_caches, reopen + fsync each
+#           (plain; with the setup in a memory cgroup smaller than their inodes; with
+#           fs.wb_err_evicted_max=1000 and 3000 files). patched: every error reported, no OOM
+#           kill, exactly 1000 with the bound; stock: the evicted errors are lost (recorded)
 # Every KPTEST line the guest printed is echoed; the exit status says whether the
 # expectations for FLAVOUR held. KPORT_KERNEL_STOCK or KPORT_KERNEL_PATCHED (a bzImage path)
-# boots that image instead of vm/kernel-build.sh's build of the flavour.
+# boots that image instead of vm/kernel-build.sh's build of the flavour. KPORT_VM_TIMEOUT:
+# the guest's time limit in seconds (default 900).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -ge 2 ] || die "usage: $0 kunit|evict|mdfds|syncfs|review stock|patched [--log FILE]"
+[ $# -ge 2 ] || die "usage: $0 kunit|evict|mdfds|syncfs|review|evictrec stock|patched [--log FILE]"
 case=$1 flavour=$2
 shift 2
 keep_log=
@@ -59,7 +66,7 @@ guest_run() { # guest_run TEST... : boot with the disk and the guest programs, r
 	python3 "$KP_DIR/tests/mkimages.py" "$work/img" >/dev/null
 	cp "$KP_DIR/tests/guest-tests.sh" "$work/img/layout.env" "$work/"
 	set +e
-	"${run[@]}" --timeout 900 --disk "$work/img/disk.img" \
+	"${run[@]}" --timeout "${KPORT_VM_TIMEOUT:-900}" --disk "$work/img/disk.img" \
 		--add "$work/kptest:/kp/" --add "$work/guest-tests.sh:/kp/" \
 		--add "$work/layout.env:/kp/" -- sh /kp/guest-tests.sh /dev/vda "$@" >"$work/run.out" 2>&1
 	rc=$?
@@ -217,6 +224,50 @@ review)
 	for fs in ext2 ext4nj; do
 		check syncfs-md-race $fs reported2:0 reported0:0 other:0
 	done
+	;;
+evictrec)
+	# Issue 14, items 6 and 7. KPORT_MANY_N files (default 20000), KPORT_MANY_MEM for the
+	# memory cgroup (default 16M: less than the struct inodes of the N files).
+	n=${KPORT_MANY_N:-20000} mem=${KPORT_MANY_MEM:-16M} bound=1000
+	guest_run dontcache "many:plain:$n" "many:memcg:$n:$mem" "many:bound:$((3 * bound))::$bound"
+	l=$(grep -a "^KPTEST dontcache ext4 " "$log" | tail -n 1)
+	expect "dontcache: FS_DAX_FL set" "$(field "$l" set_dax)" 0
+	if [ "$flavour" = patched ]; then
+		expect "dontcache: fsync after the I_DONTCACHE eviction" "$(field "$l" fsync)" EIO
+	else
+		expect "dontcache: fsync after the I_DONTCACHE eviction (stock loses it)" \
+			"$(field "$l" fsync)" 0
+	fi
+	expect "dontcache: second fsync" "$(field "$l" again)" 0
+	for label in plain memcg bound; do
+		l=$(grep -a "^KPTEST many $label " "$log" | tail -n 1)
+		[ -n "$l" ] || { echo "FAIL: many $label: no result"; fail=1; continue; }
+		echo "${l#KPTEST }"
+		nn=$(field "$l" n)
+		expect "many $label: setup wrote $nn files" "$(field "$l" files)" "$nn"
+		expect "many $label: the setup's syncfs saw the errors" "$(field "$l" syncfs)" EIO
+		expect "many $label: files that failed to open or fsync oddly" "$(field "$l" other)" 0
+		[ "$flavour" = patched ] || continue
+		if [ $label = bound ]; then
+			# every inode evicted; the record keeps the first $bound errors, the rest are
+			# lost with a warning
+			expect "many bound: errors reported (record bound $bound)" "$(field "$l" eio)" $bound
+			continue
+		fi
+		expect "many $label: oom kills" "$(field "$l" oom_kills)" "$([ $label = memcg ] && echo 0 || echo none)"
+		# not pinned: drop_caches evicted the inodes (the pin kept all N)
+		c=$(field "$l" ext4_inodes_cached)
+		expect "many $label: fewer than half of the $nn inodes cached after drop_caches" \
+			"$([ "${c:-$nn}" -lt $((nn / 2)) ] && echo yes || echo "no ($c)")" yes
+		expect "many $label: errors reported after drop_caches" "$(field "$l" eio)" "$nn"
+	done
+	if [ "$flavour" = patched ]; then
+		w=$(field "$(grep -a "^KPTEST many bound " "$log" | tail -n 1)" record_full_warnings)
+		case "$w" in
+		'' | 0 | *[!0-9]*) echo "FAIL: many bound: no 'record full' warning in dmesg"; fail=1 ;;
+		*) echo "ok:   many bound: $w 'record full' warnings in dmesg (ratelimited)" ;;
+		esac
+	fi
 	;;
 *) die "unknown case $case" ;;
 esac
