@@ -25,9 +25,9 @@
 #   evictrec issue 14's eviction items, one boot. dontcache: an ext4 inode evicted at its last
 #           close (I_DONTCACHE, bypassing the LRU) after its writeback failed; reopen + fsync.
 #           many: N one-block files whose writeback failed, drop_caches, reopen + fsync each
-#           (plain; with the setup in a memory cgroup smaller than their inodes; with
-#           fs.wb_err_evicted_max=1000 and 3000 files). patched: every error reported, no OOM
-#           kill, exactly 1000 with the bound; stock: the evicted errors are lost (recorded)
+#           (plain; with fs.wb_err_evicted_max=1000 and 3000 files; KPORT_MANY_MEM: also in
+#           a memory cgroup, recorded only). patched: every error reported, the inodes not
+#           pinned, exactly 1000 with the bound; stock: the evicted errors are lost
 # Every KPTEST line the guest printed is echoed; the exit status says whether the
 # expectations for FLAVOUR held. KPORT_KERNEL_STOCK or KPORT_KERNEL_PATCHED (a bzImage path)
 # boots that image instead of vm/kernel-build.sh's build of the flavour. KPORT_VM_TIMEOUT:
@@ -226,10 +226,13 @@ review)
 	done
 	;;
 evictrec)
-	# Issue 14, items 6 and 7. KPORT_MANY_N files (default 20000), KPORT_MANY_MEM for the
-	# memory cgroup (default 16M: less than the struct inodes of the N files).
-	n=${KPORT_MANY_N:-20000} mem=${KPORT_MANY_MEM:-16M} bound=1000
-	guest_run dontcache "many:plain:$n" "many:memcg:$n:$mem" "many:bound:$((3 * bound))::$bound"
+	# Issue 14, items 6 and 7. KPORT_MANY_N files (default 20000). KPORT_MANY_MEM: also a run with the setup in a memory cgroup of that memory.max,
+	# recorded, not checked: at 16M and 32M with 20000 files the setup was OOM-killed on
+	# stock 6.1 as well (2026-12-05), so that run does not isolate the pin's cost yet.
+	n=${KPORT_MANY_N:-20000} mem=${KPORT_MANY_MEM:-} bound=1000 labels="plain bound"
+	set -- dontcache "many:plain:$n" "many:bound:$((3 * bound))::$bound"
+	[ -z "$mem" ] || { set -- "$@" "many:memcg:$n:$mem"; labels="$labels memcg"; }
+	guest_run "$@"
 	l=$(grep -a "^KPTEST dontcache ext4 " "$log" | tail -n 1)
 	expect "dontcache: FS_DAX_FL set" "$(field "$l" set_dax)" 0
 	if [ "$flavour" = patched ]; then
@@ -239,11 +242,12 @@ evictrec)
 			"$(field "$l" fsync)" 0
 	fi
 	expect "dontcache: second fsync" "$(field "$l" again)" 0
-	for label in plain memcg bound; do
+	for label in $labels; do
 		l=$(grep -a "^KPTEST many $label " "$log" | tail -n 1)
 		[ -n "$l" ] || { echo "FAIL: many $label: no result"; fail=1; continue; }
 		echo "${l#KPTEST }"
 		nn=$(field "$l" n)
+		[ $label != memcg ] || { echo "memcg (recorded, not checked)"; continue; }
 		expect "many $label: setup wrote $nn files" "$(field "$l" files)" "$nn"
 		expect "many $label: the setup's syncfs saw the errors" "$(field "$l" syncfs)" EIO
 		expect "many $label: files that failed to open or fsync oddly" "$(field "$l" other)" 0
@@ -254,7 +258,6 @@ evictrec)
 			expect "many bound: errors reported (record bound $bound)" "$(field "$l" eio)" $bound
 			continue
 		fi
-		expect "many $label: oom kills" "$(field "$l" oom_kills)" "$([ $label = memcg ] && echo 0 || echo none)"
 		# not pinned: drop_caches evicted the inodes (the pin kept all N)
 		c=$(field "$l" ext4_inodes_cached)
 		expect "many $label: fewer than half of the $nn inodes cached after drop_caches" \
