@@ -610,8 +610,13 @@ sfr_out:
 	}
 	case OP_EVICT:
 		/* sync(); drop_caches=3: every unused inode goes (evict()),
-		 * its mapping with its wb_err and flags; the patched kernel keeps
-		 * one that holds an unseen error. */
+		 * its mapping with its wb_err and flags. The patched kernel
+		 * (kernel-port 0004) first keeps an unseen error in the
+		 * superblock's record: inode_keep_wb_err() stores its errno and
+		 * AS_EIO/AS_ENOSPC, and inode_restore_wb_err() gives them to the
+		 * inode read in next for the file, errseq_set() on its fresh
+		 * word: the counter starts again from 0. The model keeps the
+		 * inode with that word; nothing else of it is observable. */
 		writeback_all(m, w);
 		/* drop_caches 1: clean pages of every inode leave the page cache */
 		for (int i = 0; i < MAX_INODES; i++)
@@ -623,8 +628,14 @@ sfr_out:
 			if (i < 0 || m->ino[i].nopen)
 				continue;
 			e = m->ino[i].wb_err;
-			if (m->c.keep_unseen && (e & ERRSEQ_ERRNO_MASK) && !(e & ERRSEQ_SEEN_FLAG))
+			if (m->c.keep_unseen && (e & ERRSEQ_ERRNO_MASK) &&
+			    !(e & ERRSEQ_SEEN_FLAG)) {
+				errseq_t fresh = 0;
+
+				errseq_set(&fresh, -(int)(e & ERRSEQ_ERRNO_MASK));
+				m->ino[i].wb_err = fresh;
 				continue;
+			}
 			m->ino[i].used = 0;
 			m->cached[fl] = -1;
 		}

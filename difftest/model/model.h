@@ -39,7 +39,7 @@ int dt_bug_parse(const char *s, enum dt_bug *out);
 struct dt_contract {
 	int md_cursor;     /* fsync/fdatasync also report metadata (bdev mapping) errors,
 			      through a per-file cursor f_md_wb_err sampled at open */
-	int keep_unseen;   /* an inode holding an unseen writeback error is not evicted */
+	int keep_unseen;   /* an unseen writeback error survives eviction (0004: errno restored on a fresh word) */
 	int syncfs_locked; /* syncfs advances f_sb_err under f_lock: two threads calling
 			      syncfs on one descriptor never both report one error */
 	int syncfs_cursor_only; /* syncfs reports the bdev's writeback errors through
