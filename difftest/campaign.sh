@@ -32,6 +32,12 @@
 #                       (default: configure and build one under $LIBERRSEQ_CACHE/difftest)
 #   --timeout SEC       per guest boot (default: 2400)
 #   --runner R          run.sh (default: vm/run.sh) or qemu (QEMU directly; env DT_RUNNER)
+#   --shard I/N         run only part I of N of the batches (script k of a batch, counted
+#                       from 0, is in part k mod N + 1): N runs with the same options and
+#                       I = 1..N run every script once between them, on as many machines
+#   --merge D1,...,DN   no guest: merge the --out directories of the N shards of one
+#                       campaign into the report one run would have written (into --out;
+#                       exit status as the shards' worst)
 # Exit: 0 when every kernel kept its own contract (with --bug: when divergences were
 # found), 1 otherwise, 2 on setup errors.
 set -euo pipefail
@@ -39,6 +45,7 @@ set -euo pipefail
 
 kernels=stock,patched custom_bz="" custom_kb="" modules="" contract="" fslist=ext2,ext4-ordered,ext4-journal
 ops=10000 per=30 seed=1 ci=0 rounds=4 shrinkmax=2 shrinkown=0 scenarios=1 bug="" out="" report="" save=-1 build="" tmo=2400
+shard="" merge=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels) kernels=$2; shift ;;
@@ -62,18 +69,140 @@ while [ $# -gt 0 ]; do
 	--build) build=$2; shift ;;
 	--timeout) tmo=$2; shift ;;
 	--runner) export DT_RUNNER=$2; shift ;;
+	--shard) shard=$2; shift ;;
+	--merge) merge=$2; shift ;;
 	-h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 	shift
 done
 [ "$save" = -1 ] && save=$((1 - ci))
+si=1 sn=1
+if [ -n "$shard" ]; then
+	[[ "$shard" =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
+		die "--shard $shard: want I/N with 1 <= I <= N"
+	si=${BASH_REMATCH[1]} sn=${BASH_REMATCH[2]}
+fi
+if [ -n "$merge" ]; then
+	[ -n "$out" ] || die "--merge needs --out DIR for the merged report"
+	for d in ${merge//,/ }; do
+		[ ! -d "$out" ] || [ ! "$d" -ef "$out" ] || die "--merge: --out $out is one of the shards"
+	done
+fi
 out=${out:-$DT_CACHE/campaign}
 report=${report:-$out/report.md}
 mkdir -p "$out"
-rm -f "$out"/rows.tsv "$out"/div-* "$out"/compare-* "$out"/cases-*.dt
+rm -f "$out"/rows.tsv "$out"/div-* "$out"/compare-* "$out"/cases-*.dt "$out"/campaign.info
 t_start=$(date +%s)
 progress() { printf '[difftest %4ss] %s\n' $(($(date +%s) - t_start)) "$*" >&2; }
+
+# write_report WALLTEXT: $report from $out/rows.tsv and the divergent scripts in $out
+write_report() {
+	{
+		echo "# difftest report"
+		echo
+		echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') by difftest/campaign.sh: seed $seed, $ops random ops per filesystem mode ($per per script)$([ $scenarios = 1 ] && echo ', plus the scenarios in difftest/scenarios')$([ -n "$bug" ] && echo ", model with planted bug **$bug**")$([ "$sn" = 1 ] || echo ", shard $si of $sn")."
+		echo
+		echo "Contract \`stock\`: Linux 6.1 as released. Contract \`patched\`: md_cursor, keep_unseen, syncfs_locked, syncfs_cursor_only, syncfs_bdev_cursor, md_once (see difftest/README.md). Divergent scripts are attributed to the smallest set of contract switches that, turned off, makes the kernel agree (the first such set in the order above)."
+		echo
+		# sections in the order the campaign ran them; classes by name, so that a
+		# merge of shards and one run print the same table
+		awk -F'\t' '
+		{ key = $1 "\t" $2 "\t" $3; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+		  row[key, $4] = $0; nc[key]++; cl[key, nc[key]] = $4 }
+		END {
+			for (i = 1; i <= nk; i++) {
+				k = keys[i]
+				split(k, p, "\t")
+				printf "## kernel %s, %s, contract %s\n\n", p[1], p[2], p[3]
+				print "| scenario class | ops | scripts | divergent scripts | attributed to |"
+				print "| --- | ---: | ---: | ---: | --- |"
+				n = nc[k]
+				for (j = 2; j <= n; j++)
+					for (m = j; m > 1 && cl[k, m - 1] > cl[k, m]; m--) {
+						t = cl[k, m]; cl[k, m] = cl[k, m - 1]; cl[k, m - 1] = t
+					}
+				to = 0; ts = 0; td = 0
+				for (j = 1; j <= n; j++) {
+					split(row[k, cl[k, j]], f, "\t")
+					why = f[9]; gsub(/[a-z_]+:0,?/, "", why); sub(/,$/, "", why)
+					printf "| %s | %d | %d | %d | %s |\n", f[4], f[5], f[6], f[7], (f[7] > 0 ? why : "")
+					to += f[5]; ts += f[6]; td += f[7]
+				}
+				printf "| **total** | **%d** | **%d** | **%d** | |\n\n", to, ts, td
+			}
+		}' "$out/rows.tsv"
+		any=0
+		for f in "$out"/cases-*.dt "$out"/div-*.dt; do
+			[ -s "$f" ] || continue
+			case "$f" in */div-*) [ -s "$out/cases-$(basename "$f" | sed 's/^div-//')" ] && continue ;; esac
+			if [ $any = 0 ]; then echo "## Divergences: minimal scripts"; echo; any=1; fi
+			echo "### $(basename "$f" .dt | sed 's/^cases-//; s/^div-//')"
+			echo
+			echo '```'
+			cat "$f"
+			echo '```'
+			echo
+		done
+		[ $any = 1 ] || { echo "No divergences."; echo; }
+		echo "$1"
+	} >"$report"
+	echo
+	sed -n '/^## kernel/,/^## Divergences/p' "$report" | grep -v '^## Divergences'
+	echo "report: $report"
+}
+
+# info KEY FILE: a value of a shard's campaign.info
+info() { sed -n "s/^$1=//p" "$2"; }
+
+# --- merge of shards: sums of rows.tsv, the shards' divergent scripts side by side
+if [ -n "$merge" ]; then
+	IFS=, read -r -a mdirs <<<"$merge"
+	first=${mdirs[0]}/campaign.info
+	[ -f "$first" ] || die "--merge: no $first (not a finished campaign --out directory)"
+	sn=$(info shards "$first")
+	[ "${#mdirs[@]}" = "$sn" ] ||
+		die "--merge: $first says $sn shard(s), ${#mdirs[@]} director(ies) given"
+	declare -A got=()
+	status=0 wall_max=0 wall_sum=0
+	for d in "${mdirs[@]}"; do
+		f=$d/campaign.info
+		[ -f "$f" ] || die "--merge: no $f (not a finished campaign --out directory)"
+		for key in seed ops per fs kernels contract scenarios bug shards; do
+			[ "$(info $key "$f")" = "$(info $key "$first")" ] ||
+				die "--merge: $d and ${mdirs[0]} differ in $key ($(info $key "$f") / $(info $key "$first")): not shards of one campaign"
+		done
+		i=$(info shard "$f")
+		[ -z "${got[$i]:-}" ] || die "--merge: shard $i/$sn given twice (${got[$i]}, $d)"
+		got[$i]=$d
+		[ "$(info status "$f")" = 0 ] || status=1
+		w=$(info wall "$f")
+		wall_sum=$((wall_sum + w))
+		[ "$w" -le "$wall_max" ] || wall_max=$w
+	done
+	seed=$(info seed "$first") ops=$(info ops "$first") per=$(info per "$first")
+	scenarios=$(info scenarios "$first") bug=$(info bug "$first") si=1 sn=1
+	awk -F'\t' -v OFS='\t' '
+	{ key = $1 OFS $2 OFS $3 OFS $4
+	  if (!(key in row)) { keys[++nk] = key; row[key] = 1 }
+	  for (c = 5; c <= 8; c++) sum[key, c] += $c
+	  n = split($9, w, ","); for (j = 1; j <= n; j++) { split(w[j], kv, ":"); if (!((key, kv[1]) in why)) names[key] = names[key] " " kv[1]; why[key, kv[1]] += kv[2] } }
+	END {
+		for (i = 1; i <= nk; i++) {
+			k = keys[i]; s = ""
+			m = split(names[k], nm, " ")
+			for (j = 1; j <= m; j++) s = s nm[j] ":" why[k, nm[j]] (j < m ? "," : "")
+			print k, sum[k, 5], sum[k, 6], sum[k, 7], sum[k, 8], s
+		}
+	}' "${mdirs[@]/%//rows.tsv}" >"$out/rows.tsv"
+	for d in "${mdirs[@]}"; do
+		for f in "$d"/cases-*.dt "$d"/div-*.dt; do
+			[ -s "$f" ] && cat "$f" >>"$out/$(basename "$f")"
+		done
+	done
+	write_report "Wall time: $sn shards, the longest $wall_max s, $wall_sum s in all."
+	exit $status
+fi
 
 # --- host tools
 if [ -z "$build" ]; then
@@ -117,9 +246,14 @@ for i in "${!fss[@]}"; do
 			"$DT" gen -s $((seed * 1000 + i)) -n "$nscripts" -o "$per" -p random >>"$b"
 		fi
 	fi
+	if [ "$sn" -gt 1 ]; then
+		awk -v i=$((si - 1)) -v n="$sn" '/^script / { k++ } k == 0 || (k - 1) % n == i' \
+			"$b" >"$b.shard" && mv "$b.shard" "$b"
+		grep -q '^script ' "$b" || die "shard $shard of $fs has no scripts (budget too small for $sn shards)"
+	fi
 	"$DT" check "$b" >/dev/null || die "generated batch $b does not parse"
 done
-progress "batches: ${#fss[@]} filesystem mode(s), $nscripts random scripts x $per ops each (seed $seed)$([ $scenarios = 1 ] && echo ", plus $(ls "$DT_DIR"/scenarios/*.dt | wc -l) scenarios")"
+progress "batches: ${#fss[@]} filesystem mode(s), $nscripts random scripts x $per ops each (seed $seed)$([ $scenarios = 1 ] && echo ", plus $(ls "$DT_DIR"/scenarios/*.dt | wc -l) scenarios")$([ "$sn" = 1 ] || echo "; shard $si of $sn: $(cat "$out"/batch-*.dt | grep -c '^script ') scripts")"
 
 fs_dev() { case "$1" in ext2) echo /dev/vda ;; *) echo /dev/vdb ;; esac; }
 
@@ -127,7 +261,7 @@ fs_dev() { case "$1" in ext2) echo /dev/vda ;; *) echo /dev/vdb ;; esac; }
 guest_run() {
 	local ktag=$1 bz=$2 kmod=$3 tag=$4
 	shift 4
-	local stage=$out/stage-$tag total=0 pair fs b
+	local stage=$out/stage-$tag total=0 tops=0 pair fs b
 	rm -rf "$stage"
 	mkdir -p "$stage"
 	cp "$GUEST" "$stage/dtguest"
@@ -142,13 +276,22 @@ guest_run() {
 		cp "$b" "$stage/batch-$fs.dt"
 		echo "$fs $(fs_dev "$fs") batch-$fs.dt" >>"$stage/run.list"
 		total=$((total + $(grep -c '^script ' "$b")))
+		tops=$((tops + $(grep -cvE '^[[:space:]]*(#|script |end[[:space:]]*$|$)' "$b")))
 	done
 	dt_make_disks "$out/disks-$tag"
-	progress "$ktag: booting ($tag, $total scripts)"
+	progress "$ktag: booting ($tag, $total scripts, $tops ops)"
+	local t_boot
+	t_boot=$(date +%s)
 	(
+		t0=$(date +%s)
 		while sleep 30; do
 			n=$(grep -c '^DT E' "$out/console-$tag.log.live" 2>/dev/null || true)
-			progress "$ktag: $tag: $n/$total scripts done"
+			o=$(grep -c '^DT R' "$out/console-$tag.log.live" 2>/dev/null || true)
+			dt=$(($(date +%s) - t0))
+			eta=?
+			[ "${n:-0}" -eq 0 ] || eta="$((dt * (total - n) / n)) s"
+			progress "$ktag: $tag: $n/$total scripts, ${o:-0}/$tops ops done," \
+				"$(awk -v o="${o:-0}" -v t=$dt 'BEGIN { printf "%.1f", o / t }') ops/s since boot, ETA $eta"
 		done
 	) &
 	local mon=$!
@@ -164,7 +307,7 @@ guest_run() {
 		awk -v fs="$fs" '/^DT B / { on = ($0 ~ (" fs=" fs " ")) } on' \
 			"$out/results-$tag.txt" >"$out/res-$tag-$fs.log"
 	done
-	progress "$ktag: $tag finished"
+	progress "$ktag: $tag finished: $(grep -c '^DT R' "$out/results-$tag.txt" || true) ops in $(($(date +%s) - t_boot)) s (boot included)"
 	return $rc
 }
 
@@ -271,51 +414,12 @@ if [ "$save" = 1 ] && [ -z "$bug" ]; then
 	done
 fi
 
-# --- report
+# --- report, and what a merge of shards needs
+wall=$(($(date +%s) - t_start))
+write_report "Wall time: $wall s."
 {
-	echo "# difftest report"
-	echo
-	echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') by difftest/campaign.sh: seed $seed, $ops random ops per filesystem mode ($per per script)$([ $scenarios = 1 ] && echo ', plus the scenarios in difftest/scenarios')$([ -n "$bug" ] && echo ", model with planted bug **$bug**")."
-	echo
-	echo "Contract \`stock\`: Linux 6.1 as released. Contract \`patched\`: md_cursor, keep_unseen, syncfs_locked, syncfs_cursor_only, syncfs_bdev_cursor, md_once (see difftest/README.md). Divergent scripts are attributed to the smallest set of contract switches that, turned off, makes the kernel agree (the first such set in the order above)."
-	echo
-	awk -F'\t' '
-	{ key = $1 "\t" $2 "\t" $3; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
-	  row[key, $4] = $0; cls[key] = cls[key] " " $4 }
-	END {
-		for (i = 1; i <= nk; i++) {
-			split(keys[i], p, "\t")
-			printf "## kernel %s, %s, contract %s\n\n", p[1], p[2], p[3]
-			print "| scenario class | ops | scripts | divergent scripts | attributed to |"
-			print "| --- | ---: | ---: | ---: | --- |"
-			n = split(cls[keys[i]], cl, " ")
-			to = 0; ts = 0; td = 0
-			for (j = 1; j <= n; j++) {
-				split(row[keys[i], cl[j]], f, "\t")
-				why = f[9]; gsub(/[a-z_]+:0,?/, "", why); sub(/,$/, "", why)
-				printf "| %s | %d | %d | %d | %s |\n", f[4], f[5], f[6], f[7], (f[7] > 0 ? why : "")
-				to += f[5]; ts += f[6]; td += f[7]
-			}
-			printf "| **total** | **%d** | **%d** | **%d** | |\n\n", to, ts, td
-		}
-	}' "$out/rows.tsv"
-	any=0
-	for f in "$out"/cases-*.dt "$out"/div-*.dt; do
-		[ -s "$f" ] || continue
-		case "$f" in */div-*) [ -s "$out/cases-$(basename "$f" | sed 's/^div-//')" ] && continue ;; esac
-		if [ $any = 0 ]; then echo "## Divergences: minimal scripts"; echo; any=1; fi
-		echo "### $(basename "$f" .dt | sed 's/^cases-//; s/^div-//')"
-		echo
-		echo '```'
-		cat "$f"
-		echo '```'
-		echo
-	done
-	[ $any = 1 ] || { echo "No divergences."; echo; }
-	echo "Wall time: $(($(date +%s) - t_start)) s."
-} >"$report"
-
-echo
-sed -n '/^## kernel/,/^## Divergences/p' "$report" | grep -v '^## Divergences'
-echo "report: $report"
+	echo "seed=$seed"; echo "ops=$ops"; echo "per=$per"; echo "fs=$fslist"
+	echo "kernels=${custom_bz:-$kernels}"; echo "contract=$contract"; echo "scenarios=$scenarios"
+	echo "bug=$bug"; echo "shard=$si"; echo "shards=$sn"; echo "wall=$wall"; echo "status=$status"
+} >"$out/campaign.info"
 exit $status
