@@ -92,7 +92,7 @@ fi
 out=${out:-$DT_CACHE/campaign}
 report=${report:-$out/report.md}
 mkdir -p "$out"
-rm -f "$out"/rows.tsv "$out"/div-* "$out"/compare-* "$out"/cases-*.dt "$out"/campaign.info
+rm -f "$out"/rows.tsv "$out"/div-* "$out"/compare-* "$out"/cases-*.dt "$out"/campaign.info "$out"/speed.tsv
 t_start=$(date +%s)
 progress() { printf '[difftest %4ss] %s\n' $(($(date +%s) - t_start)) "$*" >&2; }
 
@@ -102,6 +102,25 @@ write_report() {
 		echo "# difftest report"
 		echo
 		echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') by difftest/campaign.sh: seed $seed, $ops random ops per filesystem mode ($per per script)$([ $scenarios = 1 ] && echo ', plus the scenarios in difftest/scenarios')$([ -n "$bug" ] && echo ", model with planted bug **$bug**")$([ "$sn" = 1 ] || echo ", shard $si of $sn")."
+		echo
+		echo "| kernel | filesystem mode | contract | ops | scripts | divergent scripts | attributed | unexplained | guest ops/s |"
+		echo "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+		# the one table first: per kernel, mode and contract (attributed: explained by
+		# contract switches; unexplained: by none); ops/s of the guest on the batch
+		awk -F'\t' '
+		FILENAME ~ /speed.tsv$/ { o[$1 "\t" $2] += $3; t[$1 "\t" $2] += $4; next }
+		{ key = $1 "\t" $2 "\t" $3; if (!(key in ops)) keys[++nk] = key
+		  ops[key] += $5; sc[key] += $6; dv[key] += $7
+		  if (match($9, /unexplained:[0-9]+/)) un[key] += substr($9, RSTART + 12, RLENGTH - 12) }
+		END {
+			for (i = 1; i <= nk; i++) {
+				k = keys[i]; split(k, p, "\t"); c = p[3]; sub(/ .*/, "", c)
+				km = p[1] "\t" p[2]
+				r = (km in t) && t[km] > 0 ? sprintf("%.1f", o[km] / t[km]) : "-"
+				printf "| %s | %s | %s | %d | %d | %d | %d | %d | %s |\n", p[1], p[2], c,
+					ops[k], sc[k], dv[k], dv[k] - un[k], un[k], r
+			}
+		}' $([ -s "$out/speed.tsv" ] && echo "$out/speed.tsv") "$out/rows.tsv"
 		echo
 		echo "Contract \`stock\`: Linux 6.1 as released. Contract \`patched\`: md_cursor, keep_unseen, syncfs_locked, syncfs_cursor_only, syncfs_bdev_cursor, md_once (see difftest/README.md). Divergent scripts are attributed to the smallest set of contract switches that, turned off, makes the kernel agree (the first such set in the order above)."
 		echo
@@ -148,6 +167,7 @@ write_report() {
 		echo "$1"
 	} >"$report"
 	echo
+	sed -n '/^| kernel | filesystem mode/,/^$/p' "$report"
 	sed -n '/^## kernel/,/^## Divergences/p' "$report" | grep -v '^## Divergences'
 	echo "report: $report"
 }
@@ -196,6 +216,7 @@ if [ -n "$merge" ]; then
 		}
 	}' "${mdirs[@]/%//rows.tsv}" >"$out/rows.tsv"
 	for d in "${mdirs[@]}"; do
+		[ ! -f "$d/speed.tsv" ] || cat "$d/speed.tsv" >>"$out/speed.tsv"
 		for f in "$d"/cases-*.dt "$d"/div-*.dt; do
 			[ -s "$f" ] && cat "$f" >>"$out/$(basename "$f")"
 		done
@@ -301,11 +322,17 @@ guest_run() {
 	wait "$mon" 2>/dev/null || true
 	rm -rf "$stage" "$out/disks-$tag"
 	tr -d '\r' <"$out/console-$tag.log" | grep '^DT ' >"$out/results-$tag.txt" || true
-	grep '^DT I' "$out/results-$tag.txt" | grep -v '^DT I run' | sed "s/^/  $ktag: /" >&2 || true
+	grep '^DT I' "$out/results-$tag.txt" | grep -v '^DT I \(run\|time\)' | sed "s/^/  $ktag: /" >&2 || true
 	for pair in "$@"; do
 		fs=${pair%%:*}
 		awk -v fs="$fs" '/^DT B / { on = ($0 ~ (" fs=" fs " ")) } on' \
 			"$out/results-$tag.txt" >"$out/res-$tag-$fs.log"
+		# kernel, mode, ops run, guest seconds of the batch (main runs only, not shrinking)
+		[ "$tag" != "$ktag" ] || awk -v k="$ktag" -v fs="$fs" -v OFS='\t' '
+			$1 == "DT" && $2 == "I" && $3 == "time" && $4 == fs { t[$5] = $6 }
+			/^DT B / { on = ($0 ~ (" fs=" fs " ")) } on && /^DT R / { n++ }
+			END { if (("start" in t) && ("end" in t)) print k, fs, n + 0, t["end"] - t["start"] }' \
+			"$out/results-$tag.txt" >>"$out/speed.tsv"
 	done
 	progress "$ktag: $tag finished: $(grep -c '^DT R' "$out/results-$tag.txt" || true) ops in $(($(date +%s) - t_boot)) s (boot included)"
 	return $rc

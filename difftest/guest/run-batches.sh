@@ -12,7 +12,10 @@ fi
 insmod /dt/errseq_inject.ko || echo "DT I insmod errseq_inject.ko failed"
 while read -r fs dev batch; do
 	[ -n "$fs" ] || continue
+	# guest seconds per batch, for the report's ops/s (uptime: seconds since boot)
+	echo "DT I time $fs start $(cut -d' ' -f1 /proc/uptime)"
 	/dt/dtguest --fs "$fs" --dev "$dev" "/dt/$batch" 2>&1
+	echo "DT I time $fs end $(cut -d' ' -f1 /proc/uptime)"
 done </dt/run.list
 [ -f /dt/dmesg ] && dmesg | tail -n 60 | sed 's/^/DT I dmesg-tail: /'
 # splats, with their timestamps, back on the console for vm/run.sh to see (printk is quiet)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # usage: merge-errors.sh
 # campaign.sh --merge without a guest, on made-up shard directories: rows are summed
-# per kernel, filesystem, contract and class (attribution counts too), classes are
+# per kernel, filesystem, contract and class (attribution counts too), and in the first
+# table per kernel, mode and contract (ops/s: the shards' ops over their seconds), classes are
 # printed by name, the exit status is the worst shard's; shards that are not of one
 # campaign, a missing or a repeated shard are refused.
 set -uo pipefail
@@ -20,6 +21,8 @@ printf 'stock\text2\tpatched\tscn\t10\t2\t1\t3\t%s\n' "$(why 1 0)" >"$t/a/rows.t
 printf 'stock\text2\tpatched\trandom\t30\t1\t0\t0\t%s\n' "$(why 0 0)" >>"$t/a/rows.tsv"
 printf 'stock\text2\tpatched\tscn\t7\t1\t1\t2\t%s\n' "$(why 0 1)" >"$t/b/rows.tsv"
 printf 'stock\text2\tpatched\tbasic\t5\t1\t0\t0\t%s\n' "$(why 0 0)" >>"$t/b/rows.tsv"
+printf 'stock\text2\t40\t10\n' >"$t/a/speed.tsv"
+printf 'stock\text2\t17\t5\n' >"$t/b/speed.tsv"
 echo "script x" >"$t/a/div-stock-patched-ext2.dt"
 echo "script y" >"$t/b/div-stock-patched-ext2.dt"
 st=0
