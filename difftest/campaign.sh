@@ -297,7 +297,9 @@ guest_run() {
 		cp "$b" "$stage/batch-$fs.dt"
 		echo "$fs $(fs_dev "$fs") batch-$fs.dt" >>"$stage/run.list"
 		total=$((total + $(grep -c '^script ' "$b")))
-		tops=$((tops + $(grep -cvE '^[[:space:]]*(#|script |end[[:space:]]*$|$)' "$b")))
+		# ops as compare counts them: a par line is two
+		tops=$((tops + $(grep -cvE '^[[:space:]]*(#|script |end[[:space:]]*$|$)' "$b") +
+			$(grep -cE '^[[:space:]]*par[[:space:]]' "$b")))
 	done
 	dt_make_disks "$out/disks-$tag"
 	progress "$ktag: booting ($tag, $total scripts, $tops ops)"
