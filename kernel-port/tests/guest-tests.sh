@@ -213,6 +213,9 @@ t_many() {
 	else
 		r=$("$@") || r="KPTEST many-setup exit=$?"
 	fi
+	# ext4 inodes in memory before drop_caches: fewer than N means reclaim (in the memcg
+	# run, the cgroup's) evicted some while their errors were unseen
+	c0=$(awk '$1 == "ext4_inode_cache" {print $2}' /proc/slabinfo)
 	s0=$(awk '$1 == "slabs_scanned" {print $2}' /proc/vmstat)
 	d=$(kptest drop-caches)
 	s1=$(awk '$1 == "slabs_scanned" {print $2}' /proc/vmstat)
@@ -222,7 +225,8 @@ t_many() {
 	w=$(($(dmesg | grep -c 'lost: record full') - w0))
 	echo "KPTEST many $label n=$n mem=${mem:-none} max=${max:-default} oom_kills=$oom" \
 		"${r#KPTEST many-setup } ${d#KPTEST drop-caches } slabs_scanned=$((s1 - s0))" \
-		"ext4_inodes_cached=$c ${f#KPTEST many-fsync } record_full_warnings=$w"
+		"ext4_inodes_before_drop=$c0 ext4_inodes_cached=$c ${f#KPTEST many-fsync }" \
+		"record_full_warnings=$w"
 	fs_down many
 }
 
