@@ -99,12 +99,17 @@ fi
 (cd "$work/cmd" && find . -mindepth 1 | cpio -o -H newc -R 0:0 --quiet) | gzip -n >"$work/cmd.cpio.gz"
 cat "$initrd" "$work/cmd.cpio.gz" >"$work/initrd.cpio.gz"
 
-# --- accelerator: KVM only if /dev/kvm opens and QEMU accepts it, else TCG, quietly.
+# --- accelerator: KVM only if /dev/kvm opens and QEMU can create this machine's vCPUs on it,
+# else TCG, quietly. The probe builds the real machine (-M pc -S: vCPUs created and reset, not
+# run): some hosts open /dev/kvm but reject the host CPU's IA32_ARCH_CAPABILITIES MSR ("failed
+# to set MSR 0x10a", QEMU aborts at start; seen 2026-12-06; without that MSR the guest there
+# stopped at its first cmpxchg16b with a KVM emulation failure, so TCG it is).
+# VM_ACCEL=tcg forces TCG.
 accel=(-accel tcg)
-if [ -e /dev/kvm ] && { exec 8<>/dev/kvm; } 2>/dev/null; then
+if [ "${VM_ACCEL:-}" != tcg ] && [ -e /dev/kvm ] && { exec 8<>/dev/kvm; } 2>/dev/null; then
 	exec 8>&-
-	if echo quit | timeout 20 qemu-system-x86_64 -accel kvm -M none -nodefaults -no-user-config \
-		-display none -monitor stdio >/dev/null 2>&1; then
+	if (echo quit | timeout 20 qemu-system-x86_64 -accel kvm -cpu host -M pc -S -m 64 \
+		-nodefaults -no-user-config -display none -monitor stdio) >/dev/null 2>&1; then
 		accel=(-accel kvm -cpu host)
 	fi
 fi
