@@ -2,7 +2,8 @@
 # difftest campaign: the model (liberrseq) against real syscalls in QEMU guests.
 #
 # usage: difftest/campaign.sh [options]
-#   --kernels LIST      vm/ flavours to run, comma separated (default: stock,patched)
+#   --kernels LIST      vm/ flavours to run, comma separated (default: stock,patched), of the
+#                       kernel line LIBERRSEQ_KERNEL (vm/kernel.env; default 6.1)
 #   --kernel BZIMAGE    run your own kernel instead (needs --kbuild, and --contract)
 #   --kbuild DIR        kernel build tree for the injection module (with --kernel)
 #   --modules DIR       modules the guest loads first (DIR/order lists them, one a line):
@@ -42,6 +43,8 @@
 # found), 1 otherwise, 2 on setup errors.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+# The kernel line of the vm/ flavours (LIBERRSEQ_KERNEL, vm/kernel.env): KLINE, LINUX_SOURCE_*
+. "$DT_DIR/../vm/kernel-line.sh"
 
 kernels=stock,patched custom_bz="" custom_kb="" modules="" contract="" fslist=ext2,ext4-ordered,ext4-journal
 ops=10000 per=30 seed=1 ci=0 rounds=4 shrinkmax=2 shrinkown=0 scenarios=1 bug="" out="" report="" save=-1 build="" tmo=2400
@@ -99,9 +102,9 @@ progress() { printf '[difftest %4ss] %s\n' $(($(date +%s) - t_start)) "$*" >&2; 
 # write_report WALLTEXT: $report from $out/rows.tsv and the divergent scripts in $out
 write_report() {
 	{
-		echo "# difftest report"
+		echo "# difftest report: Linux $KLINE"
 		echo
-		echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') by difftest/campaign.sh: seed $seed, $ops random ops per filesystem mode ($per per script)$([ $scenarios = 1 ] && echo ', plus the scenarios in difftest/scenarios')$([ -n "$bug" ] && echo ", model with planted bug **$bug**")$([ "$sn" = 1 ] || echo ", shard $si of $sn")."
+		echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') by difftest/campaign.sh on $([ -n "$custom_bz" ] && echo "the kernel $custom_bz" || echo "Debian's $LINUX_SOURCE_PKG $LINUX_SOURCE_VERSION (stock, and patched with kernel-port/$KLINE)"): seed $seed, $ops random ops per filesystem mode ($per per script)$([ $scenarios = 1 ] && echo ', plus the scenarios in difftest/scenarios')$([ -n "$bug" ] && echo ", model with planted bug **$bug**")$([ "$sn" = 1 ] || echo ", shard $si of $sn")."
 		echo
 		echo "| kernel | filesystem mode | contract | ops | scripts | divergent scripts | attributed | unexplained | guest ops/s |"
 		echo "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
@@ -122,7 +125,7 @@ write_report() {
 			}
 		}' $([ -s "$out/speed.tsv" ] && echo "$out/speed.tsv") "$out/rows.tsv"
 		echo
-		echo "Contract \`stock\`: Linux 6.1 as released. Contract \`patched\`: md_cursor, keep_unseen, syncfs_locked, syncfs_cursor_only, syncfs_bdev_cursor, md_once (see difftest/README.md). Divergent scripts are attributed to the smallest set of contract switches that, turned off, makes the kernel agree (the first such set in the order above)."
+		echo "Contract \`stock\`: Linux $KLINE as released. Contract \`patched\`: md_cursor, keep_unseen, syncfs_locked, syncfs_cursor_only, syncfs_bdev_cursor, md_once (see difftest/README.md). Divergent scripts are attributed to the smallest set of contract switches that, turned off, makes the kernel agree (the first such set in the order above)."
 		echo
 		# sections in the order the campaign ran them; classes by name, so that a
 		# merge of shards and one run print the same table
@@ -188,7 +191,7 @@ if [ -n "$merge" ]; then
 	for d in "${mdirs[@]}"; do
 		f=$d/campaign.info
 		[ -f "$f" ] || die "--merge: no $f (not a finished campaign --out directory)"
-		for key in seed ops per fs kernels contract scenarios bug shards; do
+		for key in seed ops per fs kernels line contract scenarios bug shards; do
 			[ "$(info $key "$f")" = "$(info $key "$first")" ] ||
 				die "--merge: $d and ${mdirs[0]} differ in $key ($(info $key "$f") / $(info $key "$first")): not shards of one campaign"
 		done
@@ -448,7 +451,7 @@ wall=$(($(date +%s) - t_start))
 write_report "Wall time: $wall s."
 {
 	echo "seed=$seed"; echo "ops=$ops"; echo "per=$per"; echo "fs=$fslist"
-	echo "kernels=${custom_bz:-$kernels}"; echo "contract=$contract"; echo "scenarios=$scenarios"
+	echo "kernels=${custom_bz:-$kernels}"; echo "line=$KLINE"; echo "contract=$contract"; echo "scenarios=$scenarios"
 	echo "bug=$bug"; echo "shard=$si"; echo "shards=$sn"; echo "wall=$wall"; echo "status=$status"
 } >"$out/campaign.info"
 exit $status

@@ -1,18 +1,22 @@
 # Guest campaigns (label difftest): the CI budget of difftest/campaign.sh on each vm/ kernel,
 # and the checker shown to bite live in the guest. They need the vm/ kernel builds
-# (fixtures vm_kernel_stock / vm_kernel_patched from vm/CMakeLists.txt).
+# (fixtures vm_kernel_stock / vm_kernel_patched[-6.12] from vm/CMakeLists.txt).
 set(_dt "${CMAKE_CURRENT_SOURCE_DIR}")
 set(_dt_env "LIBERRSEQ_CACHE=${LIBERRSEQ_CACHE}")
-foreach(flavour stock patched)
-  add_test(NAME difftest-guest-${flavour}
-    COMMAND "${_dt}/campaign.sh" --ci --kernels ${flavour} --build "${CMAKE_BINARY_DIR}"
-            --out "${CMAKE_CURRENT_BINARY_DIR}/campaign-${flavour}" --timeout 1200)
-  set_tests_properties(difftest-guest-${flavour} PROPERTIES
-    LABELS difftest
-    ENVIRONMENT "${_dt_env}"
-    FIXTURES_REQUIRED vm_kernel_${flavour}
-    RESOURCE_LOCK difftest_guest
-    TIMEOUT 1800)
+# The CI budget on both flavours of every kernel line (6.12's tests end in -6.12).
+foreach(line IN LISTS LIBERRSEQ_KERNEL_LINES)
+  liberrseq_kline(${line} sfx lenv)
+  foreach(flavour stock patched)
+    add_test(NAME difftest-guest-${flavour}${sfx}
+      COMMAND "${_dt}/campaign.sh" --ci --kernels ${flavour} --build "${CMAKE_BINARY_DIR}"
+              --out "${CMAKE_CURRENT_BINARY_DIR}/campaign-${flavour}${sfx}" --timeout 1200)
+    set_tests_properties(difftest-guest-${flavour}${sfx} PROPERTIES
+      LABELS difftest
+      ENVIRONMENT "${_dt_env};${lenv}"
+      FIXTURES_REQUIRED vm_kernel_${flavour}${sfx}
+      RESOURCE_LOCK difftest_guest
+      TIMEOUT 1800)
+  endforeach()
 endforeach()
 # A planted model mistake must show as divergences on the real kernel (scenarios only).
 add_test(NAME difftest-guest-bites

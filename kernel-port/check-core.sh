@@ -2,7 +2,8 @@
 # Check that the patched kernel's lib/errseq.c is the kernel's prelude (SPDX line, #include
 # lines, blank lines) followed byte for byte by liberrseq/src/errseq_core.c.
 # The patched file is rebuilt from the pristine lib/errseq.c in $LINUX_TARBALL plus every
-# kernel-port/patches/series patch's lib/errseq.c hunks, in order.
+# kernel-port/LINE/patches/series patch's lib/errseq.c hunks, in order (LINE:
+# LIBERRSEQ_KERNEL, default 6.1).
 # usage: kernel-port/check-core.sh [--core FILE] [--mutate]
 #   --core FILE  compare against FILE instead of liberrseq/src/errseq_core.c
 #   --mutate     compare against a copy of the core with one character changed (to show the
@@ -49,4 +50,4 @@ if ! diff -u --label "core ($core)" --label "patched lib/errseq.c (from line $fi
 	echo "FAIL: patched lib/errseq.c differs from the liberrseq core" >&2
 	exit 1
 fi
-echo "OK: patched lib/errseq.c = $((first - 1))-line prelude + $(wc -l <"$core")-line core, identical"
+echo "OK ($KLINE): patched lib/errseq.c = $((first - 1))-line prelude + $(wc -l <"$core")-line core, identical"

@@ -22,4 +22,4 @@ if ! diff -u --label "$vec" --label "kernel lib/errseq_vectors.h" "$vec" "$tmp/k
 	echo "FAIL: the kernel's lib/errseq_vectors.h differs from liberrseq/tests/errseq_vectors.h" >&2
 	exit 1
 fi
-echo "OK: kernel lib/errseq_vectors.h is identical to liberrseq/tests/errseq_vectors.h ($(grep -c '^ERRSEQ_VECTOR' "$vec") rows)"
+echo "OK ($KLINE): kernel lib/errseq_vectors.h is identical to liberrseq/tests/errseq_vectors.h ($(grep -c '^ERRSEQ_VECTOR' "$vec") rows)"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Apply kernel-port/patches/series in order to the pinned pristine 6.1 tree (patch -p1
-# --fuzz=0, as vm/kernel-build.sh does) and run that tree's scripts/checkpatch.pl --strict on
-# every patch. Fails if a patch does not apply or checkpatch reports any ERROR, WARNING or
-# CHECK. MISSING_SIGN_OFF is the one type ignored: the series carries no Signed-off-by lines
-# on purpose (nobody has signed it off; see README.md).
+# Apply kernel-port/LINE/patches/series (LINE: LIBERRSEQ_KERNEL, default 6.1) in order to
+# that line's pinned pristine tree (patch -p1 --fuzz=0, as vm/kernel-build.sh does) and run
+# that tree's scripts/checkpatch.pl --strict on every patch. Fails if a patch does not apply
+# or checkpatch reports any ERROR, WARNING or CHECK. MISSING_SIGN_OFF is the one type
+# ignored: the series carries no Signed-off-by lines on purpose (nobody has signed it off;
+# see README.md).
 # usage: kernel-port/checkpatch.sh
 # The pristine tree is vm/kernel-build.sh's stock source if present, else extracted once to
-# $LIBERRSEQ_CACHE/kport/pristine-tree.
+# $LIBERRSEQ_CACHE/kport/LINE/pristine-tree.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$LIBERRSEQ_ROOT/vm/lib.sh"
@@ -52,4 +53,4 @@ for p in $(kp_series_list); do
 	fi
 done
 [ $fail -eq 0 ] || exit 1
-echo "all $n patches apply with --fuzz=0 and pass checkpatch --strict (ignoring MISSING_SIGN_OFF)"
+echo "all $n patches of the $KLINE series apply with --fuzz=0 and pass checkpatch --strict (ignoring MISSING_SIGN_OFF)"

@@ -2,9 +2,10 @@
 # shellcheck shell=bash
 KP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$KP_DIR/../scripts/lib.sh"
-. "$KP_DIR/../vm/kernel.env"
-KP_PATCHES=${KP_PATCHES:-$KP_DIR/patches}
-KP_CACHE=$LIBERRSEQ_CACHE/kport
+. "$KP_DIR/../vm/kernel-line.sh"
+KP_PATCHES=${KP_PATCHES:-$KPORT_LINE_DIR/patches}
+KP_CACHE=$LIBERRSEQ_CACHE/kport/$KLINE
+mkdir -p "$KP_CACHE"
 
 # Patch file names of the series, in order (comments and blank lines dropped).
 kp_series_list() {

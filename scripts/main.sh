@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The main job: the library (build, tests, example), both kernels built and
-# booted in QEMU, PostgreSQL's fsync problem with the real server (pgtest), the
+# The main job: the library (build, tests, example), stock and patched kernels of
+# both kernel lines (6.1, 6.12) built and booted in QEMU, PostgreSQL's fsync problem with the real server (pgtest), the
 # difftest campaign report, and the bench headline.
 # Installs missing Debian packages first. Long steps print progress.
 # usage: scripts/main.sh [--quick]   (--quick: difftest's small CI budget, bench --quick)
+# env: LIBERRSEQ_MAIN_OPS_SECOND_LINE  random ops per filesystem mode of the 6.12 campaign
+#      (default 3000; 6.1 runs campaign.sh's default, 10000)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 quick=0
@@ -24,11 +26,14 @@ step "1/6 library: tests"
 step "1/6 library: example"
 "$build/liberrseq/errseq_example"
 
-step "2/6 kernels: build stock and patched (cached under $LIBERRSEQ_CACHE/vm)"
-"$LIBERRSEQ_ROOT/vm/kernel-build.sh" stock
-"$LIBERRSEQ_ROOT/vm/kernel-build.sh" patched
+. "$LIBERRSEQ_ROOT/vm/kernel.env"
+for line in $KERNEL_LINES; do
+	step "2/6 kernels: build $line stock and patched (cached under $LIBERRSEQ_CACHE/vm/kernel-$line)"
+	LIBERRSEQ_KERNEL=$line "$LIBERRSEQ_ROOT/vm/kernel-build.sh" stock
+	LIBERRSEQ_KERNEL=$line "$LIBERRSEQ_ROOT/vm/kernel-build.sh" patched
+done
 
-step "3/6 QEMU: boot each kernel, fsync on ext2/ext4, EIO through dm-error, KUnit"
+step "3/6 QEMU: boot each kernel ($KERNEL_LINES), fsync on ext2/ext4, EIO through dm-error, KUnit, kernel-port guest tests"
 (cd "$build" && ctest -L vm -LE postgres --output-on-failure)
 
 step "4/6 PostgreSQL: the fsyncgate sequence with the real server, stock and patched (pgtest/)"
@@ -40,12 +45,29 @@ for k in stock patched; do
 done
 [ "$pg_rc" -eq 0 ] || log "pgtest FAILED (ctest -L postgres); the job goes on and fails at the end"
 
-step "5/6 difftest campaign (both kernels, ext2, ext4 data=ordered, ext4 data=journal)"
+step "5/6 difftest campaign ($KERNEL_LINES: stock and patched, ext2, ext4 data=ordered, ext4 data=journal)"
 report=$LIBERRSEQ_CACHE/difftest/campaign/report.md
-campaign=(--build "$build" --report "$report")
-[ $quick -eq 1 ] && campaign+=(--ci)
 dt_rc=0
-"$LIBERRSEQ_ROOT/difftest/campaign.sh" "${campaign[@]}" || dt_rc=$?
+first=1
+for line in $KERNEL_LINES; do
+	campaign=(--build "$build")
+	if [ $first -eq 1 ]; then
+		campaign+=(--report "$report")
+	else
+		campaign+=(--out "$LIBERRSEQ_CACHE/difftest/campaign-$line" --ops "${LIBERRSEQ_MAIN_OPS_SECOND_LINE:-3000}")
+	fi
+	[ $quick -eq 1 ] && campaign+=(--ci)
+	step "5/6 difftest campaign on Linux $line"
+	LIBERRSEQ_KERNEL=$line "$LIBERRSEQ_ROOT/difftest/campaign.sh" "${campaign[@]}" || dt_rc=$?
+	# one report: the other lines' reports follow the first's
+	r=$LIBERRSEQ_CACHE/difftest/campaign-$line/report.md
+	if [ $first -eq 0 ] && [ -f "$r" ]; then
+		{ echo; sed 's/^#/##/' "$r"; } >>"$report"
+	elif [ $first -eq 0 ]; then
+		echo "No difftest report for Linux $line (campaign exit $dt_rc)." >>"$report"
+	fi
+	first=0
+done
 # The main job's report: difftest's, then step 4's PostgreSQL table.
 {
 	echo

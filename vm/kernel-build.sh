@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Build a Linux 6.1 kernel from Debian's linux-source-6.1, out of tree, under $LIBERRSEQ_CACHE/vm.
+# Build a kernel of one line (LIBERRSEQ_KERNEL: 6.1, the default, or 6.12; vm/kernel.env) from
+# Debian's linux-source-LINE, out of tree, under $LIBERRSEQ_CACHE/vm/kernel-LINE.
 # usage: vm/kernel-build.sh [-q] FLAVOUR        FLAVOUR: stock | patched
 #   stock:   the source as shipped by the package (the pristine tree)
-#   patched: the pristine tree plus kernel-port/patches/series, applied in order with patch -p1
-# Config: make allnoconfig + vm/config/base.config (+ kernel-port/patches/kernel.config for
+#   patched: the pristine tree plus kernel-port/LINE/patches/series, applied in order (patch -p1)
+# Config: make allnoconfig + vm/config/base.config (+ kernel-port/LINE/patches/kernel.config for
 # patched, if present) via scripts/kconfig/merge_config.sh, then olddefconfig; every fragment
 # line is verified. Also runs modules_prepare so out-of-tree modules build against the tree.
 # Prints the build directory and the bzImage path at the end (-q: only those two lines).

@@ -2,19 +2,20 @@
 # shellcheck shell=bash
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$VM_DIR/../scripts/lib.sh"
-. "$VM_DIR/kernel.env"
+. "$VM_DIR/kernel-line.sh"
 
 VM_CACHE=$LIBERRSEQ_CACHE/vm
-# Layout: $VM_CACHE/kernel/FLAVOUR/{src,build}. The same relative path from build to src in
-# both flavours lets ccache (CCACHE_BASEDIR=$VM_CACHE/kernel) share objects between them.
-VM_KERNEL_CACHE=$VM_CACHE/kernel
+# Layout: $VM_CACHE/kernel-LINE/FLAVOUR/{src,build}. The same relative path from build to src
+# in both flavours lets ccache (CCACHE_BASEDIR=$VM_CACHE/kernel-LINE) share objects between
+# them; the two lines share the ccache directory.
+VM_KERNEL_CACHE=$VM_CACHE/kernel-$KLINE
 VM_FLAVOURS="stock patched"
-PATCH_DIR=$LIBERRSEQ_ROOT/kernel-port/patches
+PATCH_DIR=$KPORT_LINE_DIR/patches
 
 vm_check_flavour() {
 	case "$1" in
 	stock | patched) ;;
-	*) die "unknown kernel flavour '$1' (want: $VM_FLAVOURS)" ;;
+	*) die "unknown kernel flavour '$1' (want: $VM_FLAVOURS; the line is LIBERRSEQ_KERNEL, one of: $KERNEL_LINES)" ;;
 	esac
 }
 vm_src_dir() { echo "$VM_KERNEL_CACHE/$1/src"; }
@@ -28,9 +29,9 @@ vm_check_source_version() {
 		die "$LINUX_SOURCE_PKG is not installed (run scripts/deps.sh vm)"
 	[ -f "$LINUX_TARBALL" ] || die "$LINUX_TARBALL missing (reinstall $LINUX_SOURCE_PKG)"
 	if [ "$v" != "$LINUX_SOURCE_VERSION" ]; then
-		echo "WARNING: $LINUX_SOURCE_PKG $v is installed but vm/kernel.env pins" \
+		echo "WARNING: $LINUX_SOURCE_PKG $v is installed but vm/kernel-$KLINE.env pins" \
 			"$LINUX_SOURCE_VERSION; results may differ from the pinned kernel." >&2
-		echo "WARNING: update LINUX_SOURCE_VERSION in vm/kernel.env once checked." >&2
+		echo "WARNING: update LINUX_SOURCE_VERSION in vm/kernel-$KLINE.env once checked." >&2
 	fi
 	VM_SOURCE_VERSION_INSTALLED=$v
 }

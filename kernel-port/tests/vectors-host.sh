@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run liberrseq/tests/errseq_vectors.h against the kernel's own lib/errseq.c compiled in
-# userspace (over tests/host-shim/): both the pristine 6.1 file and the file as the series
+# userspace (over tests/host-shim/): both the pristine file of the kernel line (LIBERRSEQ_KERNEL, default 6.1) and the file as the series
 # leaves it. This is how the expected values in the table were double-checked.
 # usage: kernel-port/tests/vectors-host.sh [pristine|patched]...   (default: both)
 set -euo pipefail
