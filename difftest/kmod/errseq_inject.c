@@ -10,9 +10,10 @@
  *                     failed data page of that file (PATH may be /proc/self/fd/N)
  *   meta PATH ERRNO   a failed metadata buffer of the filesystem holding PATH,
  *                     as fs/buffer.c mark_buffer_write_io_error() records it:
- *                     mapping_set_error(sb->s_bdev->bd_inode->i_mapping, -ERRNO)
- *                     and errseq_set(&sb->s_wb_err, -ERRNO)
- *   reset DEV         bdev->bd_inode->i_mapping->wb_err = 0 and its AS_* flags
+ *                     mapping_set_error(<the bdev's page cache>, -ERRNO),
+ *                     and on 6.1 errseq_set(&sb->s_wb_err, -ERRNO) (6.12 has no
+ *                     bd_super: its buffer layer does not tell the superblock)
+ *   reset DEV         the bdev page cache's wb_err = 0 and its AS_* flags
  *                     cleared (as invalidate_disk() does), for a fresh start;
  *                     only while DEV is not mounted
  * Reading the file shows the errseq words of the last command's objects.
@@ -25,6 +26,14 @@
 #include <linux/namei.h>
 #include <linux/pagemap.h>
 #include <linux/uaccess.h>
+#include <linux/version.h>
+
+/* The page cache of a block device: bd_inode's mapping until 6.9, bd_mapping since. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define dt_bdev_mapping(bdev) ((bdev)->bd_mapping)
+#else
+#define dt_bdev_mapping(bdev) ((bdev)->bd_inode->i_mapping)
+#endif
 
 static struct dentry *dt_dentry;
 static DEFINE_MUTEX(dt_lock);
@@ -65,9 +74,17 @@ static int dt_meta(const char *path, int err)
 		path_put(&p);
 		return -ENOTBLK;
 	}
-	bmap = sb->s_bdev->bd_inode->i_mapping;
+	bmap = dt_bdev_mapping(sb->s_bdev);
 	mapping_set_error(bmap, -err);
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 10, 0)
+	/*
+	 * 6.1 also told the superblock the bdev backs (bd_super). Without bd_super
+	 * (6.12), mark_buffer_write_io_error() sets s_wb_err only for a buffer on an
+	 * inode's b_assoc_map list; a metadata block like this one reaches only the
+	 * block device's page cache.
+	 */
 	errseq_set(&sb->s_wb_err, -err);
+#endif
 	snprintf(dt_last, sizeof(dt_last), "meta bdev_wb_err=0x%x s_wb_err=0x%x\n",
 		 READ_ONCE(bmap->wb_err), READ_ONCE(sb->s_wb_err));
 	path_put(&p);
@@ -76,17 +93,32 @@ static int dt_meta(const char *path, int err)
 
 static int dt_reset(const char *dev)
 {
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+	struct file *bf = bdev_file_open_by_path(dev, BLK_OPEN_READ, NULL, NULL);
+	struct block_device *bdev;
+#else
 	struct block_device *bdev = blkdev_get_by_path(dev, FMODE_READ, NULL);
+#endif
 	struct address_space *m;
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+	if (IS_ERR(bf))
+		return PTR_ERR(bf);
+	bdev = file_bdev(bf);
+#else
 	if (IS_ERR(bdev))
 		return PTR_ERR(bdev);
-	m = bdev->bd_inode->i_mapping;
+#endif
+	m = dt_bdev_mapping(bdev);
 	WRITE_ONCE(m->wb_err, 0);
 	clear_bit(AS_EIO, &m->flags);
 	clear_bit(AS_ENOSPC, &m->flags);
 	snprintf(dt_last, sizeof(dt_last), "reset bdev_wb_err=0x%x\n", READ_ONCE(m->wb_err));
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+	fput(bf);
+#else
 	blkdev_put(bdev, FMODE_READ);
+#endif
 	return 0;
 }
 

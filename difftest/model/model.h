@@ -30,6 +30,11 @@ enum dt_bug {
 	BUG__COUNT
 };
 const char *dt_bug_name(enum dt_bug b);
+
+enum dt_line { DT_LINE_6_1, DT_LINE_6_12 };
+/* "6.1" or "6.12" -> *out; -1 for anything else */
+int dt_line_parse(const char *s, enum dt_line *out);
+const char *dt_line_name(enum dt_line l);
 int dt_bug_parse(const char *s, enum dt_bug *out);
 
 /*
@@ -54,6 +59,10 @@ struct dt_contract {
 			      cursor too (one failed indirect block is recorded in
 			      both), so the next fsync does not report it again */
 	enum dt_bug bug;
+	/* Not a switch but a fact about the kernel under test: its line (contract token
+	 * linux=6.1, the default, or linux=6.12). Where 6.12 really behaves differently
+	 * from 6.1, the model follows the line (difftest/README.md, "Kernel lines"). */
+	enum dt_line line;
 };
 
 /* The switches above, in this order (reports list them so). */
@@ -74,13 +83,17 @@ struct dt_divergence {
 	int op;            /* op index, -1: none */
 	int incomplete;    /* the guest did not finish the script (no results from op on) */
 	char what[512];    /* human-readable: expected vs got */
+	int cut_op;        /* ops from this index on were not compared: the kernel left what
+			      the model follows (a per-line rule, cut_why); -1: none */
+	char cut_why[96];
 };
 
 /*
  * Run @s through the model. If @obs (the guest's results) is given, compare
  * op by op (choosing among the outcomes the model allows for "par" lines)
  * and fill @div with the first divergence; returns the number of divergent
- * ops (0: the kernel kept the contract). @pred receives the predictions
+ * ops (0: the kernel kept the contract); a per-line rule may stop the comparison
+ * early (@div->cut_op, @div->cut_why), which the caller must report. @pred receives the predictions
  * (for "par": those of the outcome chosen). @pred may be NULL.
  */
 int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_script *s,

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Keep a campaign's scenario results as recorded guest output (tests/recorded/), for the
 # host-only ctest that shows the checker bites (difftest/CMakeLists.txt).
-# usage: difftest/tests/record.sh CAMPAIGN_OUT_DIR KERNEL
-#   writes tests/recorded/scen-FS.dt (the scenario scripts run on FS) and
-#   tests/recorded/KERNEL_FS_scen-FS.log (the guest's DT lines for them)
+# usage: difftest/tests/record.sh CAMPAIGN_OUT_DIR KERNEL [DIR]
+#   writes DIR/scen-FS.dt (the scenario scripts run on FS) and
+#   DIR/KERNEL_FS_scen-FS.log (the guest's DT lines for them); DIR: tests/recorded
 set -euo pipefail
 out=$1 k=$2
-dst=$(cd "$(dirname "$0")" && pwd)/recorded
+dst=${3:-$(cd "$(dirname "$0")" && pwd)/recorded}
 mkdir -p "$dst"
 for b in "$out"/batch-*.dt; do
 	fs=$(basename "$b" .dt)

@@ -19,7 +19,8 @@
  *        candidate (or the original), as the next DIVBATCH
  *
  * CONTRACT: stock | patched | a list of switches (see model.h), plus
- * bug=NAME to plant a deliberate mistake (checker-bites tests).
+ * bug=NAME to plant a deliberate mistake (checker-bites tests), and linux=6.1 (default)
+ * or linux=6.12: the kernel line, where the two behave differently (model.h).
  * Exit status of compare: 0 no divergence, 1 divergences, 2 usage/parse error,
  * 3 the guest did not run some scripts (setup failure, no block, a block cut short).
  */
@@ -50,17 +51,23 @@ static void usage(void)
 		"       difftest shrink [-c CONTRACT] [-f FS] [-r ROUND] DIVBATCH [RESULTS]\n"
 		"CONTRACT: stock | patched | md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,syncfs_bdev_cursor,md_once"
 		" (no-X to clear),"
-		" bug=NAME\nFS: ext2 | ext4-ordered | ext4-journal\n");
+		" bug=NAME, linux=6.1|6.12\nFS: ext2 | ext4-ordered | ext4-journal\n");
 	exit(2);
 }
 
 static void set_contract(const char *s)
 {
 	char buf[256], *tok, *save = NULL;
+	enum dt_line line = contract.line;
 
 	snprintf(buf, sizeof(buf), "%s", s);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strncmp(tok, "bug=", 4)) {
+		if (!strncmp(tok, "linux=", 6)) {
+			if (dt_line_parse(tok + 6, &line)) {
+				fprintf(stderr, "difftest: unknown kernel line '%s' (6.1, 6.12)\n", tok + 6);
+				exit(2);
+			}
+		} else if (!strncmp(tok, "bug=", 4)) {
 			if (dt_bug_parse(tok + 4, &contract.bug)) {
 				fprintf(stderr, "difftest: unknown bug '%s'\n", tok + 4);
 				exit(2);
@@ -70,6 +77,7 @@ static void set_contract(const char *s)
 			exit(2);
 		}
 	}
+	contract.line = line; /* "stock"/"patched" reset the whole contract */
 }
 
 static int common_opts(int argc, char **argv, const char *extra, int (*cb)(int, const char *))
@@ -381,7 +389,8 @@ struct cls {
 struct tally {
 	int ncl, cap;
 	struct cls *cl;
-	int divergent, missing, setup_fail, notrace;
+	int divergent, missing, setup_fail, notrace, cut;
+	long cut_ops;
 };
 
 static struct cls *class_get(struct tally *t, const char *script)
@@ -494,7 +503,24 @@ static void compare_one(const struct dt_script *s, const struct dt_sresult *o, s
 		t->divergent++;
 		return;
 	}
-	c->ops += count_ops(s);
+	if (div.cut_op >= 0) {
+		/* a per-line rule stopped the model: say so, count only what was compared */
+		struct dt_script head;
+		int n;
+
+		dt_script_copy(&head, s);
+		head.nops = div.cut_op;
+		n = count_ops(&head);
+		head.nops = s->nops;
+		dt_script_free(&head);
+		c->ops += n;
+		t->cut++;
+		t->cut_ops += count_ops(s) - n;
+		printf("CUT %s: ops %d..%d not compared: %s\n", s->name, div.cut_op, s->nops - 1,
+		       div.cut_why);
+	} else {
+		c->ops += count_ops(s);
+	}
 	c->scripts++;
 	if (!nd)
 		return;
@@ -563,6 +589,8 @@ static int cmd_compare(int argc, char **argv)
 		printf(", %d without trace events (results compared only)", t.notrace);
 	if (t.setup_fail)
 		printf(", %d SETUP FAILURES (guest could not run them)", t.setup_fail);
+	if (t.cut)
+		printf(", %d cut short by a per-line rule (%ld ops not compared)", t.cut, t.cut_ops);
 	printf("\n");
 	if (df)
 		fclose(df);
