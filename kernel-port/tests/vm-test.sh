@@ -218,7 +218,15 @@ review)
 	esac
 	check premount ext2 fsync:0 second_file:0 syncfs:0 mount:rw
 	check ind-fds ext2 a1:EIO a2:0 b1:EIO b2:0
-	check falloc-fds ext4 a_fsync:EIO punch1:EIO punch2:0 collapse:0 b_fsync1:0 b_fsync2:0
+	if [ "$KLINE" = 6.1 ]; then
+		check falloc-fds ext4 a_fsync:EIO punch1:EIO punch2:0 collapse:0 b_fsync1:0 b_fsync2:0
+	else
+		# 6.12's ext4_punch_hole() writes nothing back in data=ordered (it drops the
+		# range's page cache, ext4_truncate_page_cache_block_range() writes only with
+		# data=journal): the first call that writes back is the collapse, and it is the
+		# one that reports B's error, once.
+		check falloc-fds ext4 a_fsync:EIO punch1:0 punch2:0 collapse:EIO b_fsync1:0 b_fsync2:0
+	fi
 	check fatmd-fds vfat a1:EIO a2:0 b1:EIO b2:0
 	check fatmd-fds exfat a1:EIO a2:0 b1:EIO b2:0
 	check sbwrite ext2 syncfs1:EIO syncfs2:0
