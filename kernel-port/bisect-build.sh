@@ -2,8 +2,10 @@
 # Bisectability: build the kernel after every patch of a line's series, in order, with the
 # patched flavour's config (vm/config/base.config + kernel-port/LINE/patches/kernel.config,
 # merged again after every patch, so an option a patch adds is set from then on).
-# usage: kernel-port/bisect-build.sh [--from N]     (LINE: LIBERRSEQ_KERNEL, default 6.1)
+# usage: kernel-port/bisect-build.sh [--from N] [--mutate]   (LINE: LIBERRSEQ_KERNEL, default 6.1)
 #   --from N   start building after patch N (the patches before it are applied unbuilt)
+#   --mutate   after the first patch built, append an #error line to a C file it touches:
+#              the check must then fail at that patch (exit 1), which shows it bites
 # One tree under $LIBERRSEQ_CACHE/kport/LINE/bisect/{src,build}, rebuilt incrementally by make
 # after each patch (only what the patch changed and what depends on it), through the vm/
 # ccache: the same relative layout as vm/'s FLAVOUR/{src,build}, so a warm ccache serves it.
@@ -14,9 +16,14 @@ set -euo pipefail
 . "$LIBERRSEQ_ROOT/vm/lib.sh"
 trap 'exit 2' ERR
 
-from=1
-if [ "${1:-}" = --from ]; then from=$2; shift 2; fi
-[ $# -eq 0 ] || { echo "usage: $0 [--from N]" >&2; exit 2; }
+from=1 mutate=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--from) from=$2; shift 2 ;;
+	--mutate) mutate=1; shift ;;
+	*) echo "usage: $0 [--from N] [--mutate]" >&2; exit 2 ;;
+	esac
+done
 
 "$LIBERRSEQ_ROOT/scripts/deps.sh" vm
 vm_check_source_version
@@ -56,6 +63,15 @@ for p in $(kp_series_list); do
 	(cd "$base/src" && patch -p1 -N -s --batch --fuzz=0 --no-backup-if-mismatch -r - \
 		<"$KP_PATCHES/$p") || { echo "FAIL: $p does not apply"; exit 1; }
 	[ "$n" -ge "$from" ] || continue
+	if [ $mutate = 1 ] && [ "$n" -gt "$from" ]; then
+		# the previous patch built; break a C file this one touches
+		f=$(grep -m1 -E '^\+\+\+ b/.*\.c$' "$KP_PATCHES/$p" | sed 's|^+++ b/||')
+		[ -n "$f" ] || { echo "error: --mutate: $p touches no C file" >&2; exit 2; }
+		# a new file, not an append: the tree is hard links to vm/'s pristine source
+		{ cat "$base/src/$f"; echo '#error bisect-build.sh --mutate'; } >"$base/src/$f.mut"
+		mv "$base/src/$f.mut" "$base/src/$f"
+		log "--mutate: $f of $p now has an #error line"
+	fi
 	t0=$(date +%s)
 	configure
 	ccache -z >/dev/null
