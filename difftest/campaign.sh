@@ -128,11 +128,12 @@ write_report() {
 		echo "Contract \`stock\`: Linux $KLINE as released. Contract \`patched\`: md_cursor, keep_unseen, syncfs_locked, syncfs_cursor_only, syncfs_bdev_cursor, md_once (see difftest/README.md). Divergent scripts are attributed to the smallest set of contract switches that, turned off, makes the kernel agree (the first such set in the order above)."
 		# scripts a per-line rule cut short (the model stops where the kernel leaves
 		# what it follows): counted, never passed silently
+		# (a merge has them in the shards' directories, one line per shard)
 		cutlines=()
-		for f in "$out"/compare-*.txt; do
+		for f in "$out"/compare-*.txt $([ -z "$merge" ] || printf '%s/compare-*.txt ' "${mdirs[@]}"); do
 			case "$f" in */compare-final-*) continue ;; esac
 			[ -f "$f" ] && grep -q '^CUT ' "$f" || continue
-			cutlines+=("- $(basename "$f" .txt | sed 's/^compare-//'): $(tail -n 1 "$f" | sed 's/.*divergent, //')")
+			cutlines+=("- $(basename "$f" .txt | sed 's/^compare-//')$([ -z "$merge" ] || echo " (shard $(dirname "$f"))"): $(tail -n 1 "$f" | sed 's/.*divergent, //')")
 		done
 		if [ ${#cutlines[@]} -gt 0 ]; then
 			echo
