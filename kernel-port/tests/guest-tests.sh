@@ -230,8 +230,35 @@ t_many() {
 	fs_down many
 }
 
+# The races the model checkers found, widened by the errseq_race module's kprobe on the
+# cmpxchg of errseq_check_and_advance() (kernel-port/tests/race): ROUNDS rounds of each,
+# the probe holding a task up to MS ms; the syncfs race also without the probe.
+t_races() {
+	fs=$1 rounds=$2 ms=$3
+	fs_up "$fs" || { echo "KPTEST race-loss $fs setup-failed"; return; }
+	if ! insmod "$here/errseq_race.ko"; then
+		echo "KPTEST race-loss $fs insmod-failed"
+		fs_down "$fs"
+		return
+	fi
+	mkdir -p /mnt/kp/race
+	for c in "loss $ms" "syncfs $ms" "syncfs 0"; do
+		set -- $c
+		racetest "$1" /mnt/kp/race "$rounds" "$2" | sed "s/^KPTEST race-$1 /KPTEST race-$1 $fs /"
+	done
+	dmesg | grep 'errseq_race:' | sed 's/^/KPTEST-dmesg /'
+	rmmod errseq_race
+	fs_down "$fs"
+}
+
 for t in "$@"; do
 	case "$t" in
+	races:*)
+		IFS=: read -r _ rounds ms <<EOF
+$t
+EOF
+		t_races ext2 "$rounds" "$ms"
+		;;
 	dontcache) t_dontcache ext4 ;;
 	many:*)
 		# many:LABEL:N[:MEM[:MAX]]

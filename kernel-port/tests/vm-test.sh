@@ -29,6 +29,13 @@
 #           cgroup with memory.max=KPORT_MANY_MEM, default 16M, no OOM kill on either kernel).
 #           patched: every error reported, the inodes not pinned, exactly 1000 with the
 #           bound; stock: the evicted errors are lost
+#   races   the two races the model checkers found, with a kprobe module (tests/race) holding
+#           errseq_check_and_advance() between its load and its cmpxchg: "loss" (a writer
+#           stores another errno while a reader is held; 6.1 loses a later error, 0013) and
+#           "syncfs" (two threads syncfs() one descriptor, the first held until the second
+#           arrives; 6.1 reports twice, 0003), KPORT_RACE_ROUNDS rounds each (default 200),
+#           the probe holding up to KPORT_RACE_MS ms (default 200). patched: nothing lost or
+#           reported twice; stock: both seen (> 0). The bare syncfs race is recorded too
 # Every KPTEST line the guest printed is echoed; the exit status says whether the
 # expectations for FLAVOUR held. KPORT_KERNEL_STOCK or KPORT_KERNEL_PATCHED (a bzImage path)
 # boots that image instead of vm/kernel-build.sh's build of the flavour. KPORT_VM_TIMEOUT:
@@ -36,7 +43,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -ge 2 ] || die "usage: $0 kunit|evict|mdfds|syncfs|review|evictrec stock|patched [--log FILE]"
+[ $# -ge 2 ] || die "usage: $0 kunit|evict|mdfds|syncfs|review|evictrec|races stock|patched [--log FILE]"
 case=$1 flavour=$2
 shift 2
 keep_log=
@@ -62,6 +69,7 @@ field() { # field LINE KEY -> value of KEY=value in LINE
 	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
 
+extra_add=() # more vm/run.sh --add arguments for guest_run
 guest_run() { # guest_run TEST... : boot with the disk and the guest programs, run the tests
 	cc -static -O2 -Wall -Wextra -Werror -pthread -o "$work/kptest" "$KP_DIR/tests/kptest.c"
 	python3 "$KP_DIR/tests/mkimages.py" "$work/img" >/dev/null
@@ -69,7 +77,8 @@ guest_run() { # guest_run TEST... : boot with the disk and the guest programs, r
 	set +e
 	"${run[@]}" --timeout "${KPORT_VM_TIMEOUT:-900}" --disk "$work/img/disk.img" \
 		--add "$work/kptest:/kp/" --add "$work/guest-tests.sh:/kp/" \
-		--add "$work/layout.env:/kp/" -- sh /kp/guest-tests.sh /dev/vda "$@" >"$work/run.out" 2>&1
+		--add "$work/layout.env:/kp/" "${extra_add[@]}" \
+		-- sh /kp/guest-tests.sh /dev/vda "$@" >"$work/run.out" 2>&1
 	rc=$?
 	set -e
 	[ -z "$keep_log" ] || cp "$log" "$keep_log"
@@ -188,6 +197,38 @@ syncfs)
 			echo "stock $fs (recorded, not checked): $l"
 		fi
 	done
+	;;
+races)
+	# kernel-port/tests/race: the kprobe module and its driver (README "Races on a real kernel")
+	ko=$("$LIBERRSEQ_ROOT/vm/kmod-build.sh" "$flavour" "$KP_DIR/tests/race" "$work/race" | grep '\.ko$')
+	cc -static -O2 -Wall -Wextra -Werror -pthread -o "$work/racetest" "$KP_DIR/tests/race/racetest.c"
+	extra_add=(--add "$ko:/kp/" --add "$work/racetest:/kp/")
+	rounds=${KPORT_RACE_ROUNDS:-200} ms=${KPORT_RACE_MS:-200}
+	guest_run "races:$rounds:$ms"
+	grep -a '^KPTEST-dmesg ' "$log" || true
+	l=$(grep -a "^KPTEST race-loss ext2 " "$log" | tail -n 1)
+	s=$(grep -a "^KPTEST race-syncfs ext2 .*meet_ms=$ms " "$log" | tail -n 1)
+	b=$(grep -a "^KPTEST race-syncfs ext2 .*meet_ms=0 " "$log" | tail -n 1)
+	[ -n "$l" ] && [ -n "$s" ] && [ -n "$b" ] || { echo "FAIL: missing race results"; exit 1; }
+	# every round of the lost-error race must have had its window held open, on both kernels
+	expect "loss race: rounds the probe held the reader" "$(field "$l" widened)" "$rounds"
+	if [ "$flavour" = patched ]; then
+		expect "loss race: errors lost" "$(field "$l" lost)" 0
+		expect "loss race: errors reported twice" "$(field "$l" twice)" 0
+		expect "syncfs race (probe): errors lost" "$(field "$s" lost)" 0
+		expect "syncfs race (probe): errors reported twice" "$(field "$s" twice)" 0
+		expect "syncfs race (no probe): errors lost" "$(field "$b" lost)" 0
+		expect "syncfs race (no probe): errors reported twice" "$(field "$b" twice)" 0
+	else
+		# stock 6.1 has both bugs: the widened windows must show them
+		n=$(field "$l" lost)
+		[ "${n:-0}" -gt 0 ] && echo "ok:   stock loses errors in the loss race: $n of $rounds rounds" ||
+			{ echo "FAIL: stock lost no error in the widened loss race ($l)"; fail=1; }
+		n=$(field "$s" twice)
+		[ "${n:-0}" -gt 0 ] && echo "ok:   stock reports twice in the syncfs race: $n of $rounds rounds" ||
+			{ echo "FAIL: stock reported no error twice in the widened syncfs race ($s)"; fail=1; }
+		echo "stock, syncfs race without the probe (recorded, not checked): $b"
+	fi
 	;;
 review)
 	guest_run premount ind falloc fatmd sbwrite syncfsmd

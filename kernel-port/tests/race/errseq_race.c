@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * errseq_race: test-only module for kernel-port's "races" guest test. Loaded
+ * only inside the QEMU guest, never on a host.
+ *
+ * It widens the window of errseq_check_and_advance() between its load of the
+ * errseq_t (and of *since) and its cmpxchg that sets SEEN: a kprobe on that
+ * cmpxchg instruction holds a chosen task there, so that the interleavings the
+ * model checkers found (liberrseq/modelcheck/README.md) happen with real
+ * syscalls: a writer storing another errno while a reader is between its load
+ * and its swap (the lost error of Linux 6.1, fixed by 0013), and two tasks
+ * advancing one file's f_sb_err in syncfs() at once (the double report, fixed
+ * by 0003). Nothing else about the kernel is changed.
+ *
+ * Write one command to /sys/kernel/debug/errseq_race:
+ *   pause TGID MS   the next call of a task of TGID that reaches the cmpxchg
+ *                   waits there until "release", or MS milliseconds
+ *   meet TGID MS    the next two such calls: the first waits for the second
+ *                   (or MS milliseconds), then both go on
+ *   release         end a pause now
+ *   off             disarm; the counters keep their values until the next arm
+ *   set FD ERRNO    mapping_set_error(<file of the writer's FD>->f_mapping,
+ *                   -ERRNO): a failed data page of that file, as a writeback
+ *                   completion records it (sets the file's wb_err and its
+ *                   superblock's s_wb_err)
+ * Reading the file prints "cas=+0xOFF hits=H waited=W timeouts=T": where the
+ * probe sits, how many calls of the armed task reached it since the last arm,
+ * how many of them waited, and how many waits ended by the time limit.
+ */
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/pagemap.h>
+#include <linux/sched.h>
+#include <linux/uaccess.h>
+
+#define ER_SYM "errseq_check_and_advance"
+#define ER_SCAN 256	/* bytes of the function searched for the cmpxchg */
+
+enum { ER_OFF, ER_PAUSE, ER_MEET };
+
+static int er_mode = ER_OFF;
+static pid_t er_tgid;
+static u64 er_limit_us;
+static int er_released;
+static atomic_t er_hits = ATOMIC_INIT(0);
+static atomic_t er_waited = ATOMIC_INIT(0);
+static atomic_t er_timeouts = ATOMIC_INIT(0);
+static unsigned int er_off;
+static struct dentry *er_dentry;
+static DEFINE_MUTEX(er_lock);
+
+/*
+ * Wait (in the probe: no sleeping, interrupts may be off) until @done() or the
+ * time limit. The limit is counted in udelay() steps, not read from a clock:
+ * under QEMU TCG the guest's clocksource can be jiffies, which stops while the
+ * CPU that keeps it spins here with interrupts off.
+ */
+static void er_wait(bool (*done)(void))
+{
+	u64 us = READ_ONCE(er_limit_us);
+
+	atomic_inc(&er_waited);
+	while (!done()) {
+		if (!us--) {
+			atomic_inc(&er_timeouts);
+			return;
+		}
+		udelay(1);
+	}
+}
+
+static bool er_is_released(void)
+{
+	return READ_ONCE(er_released);
+}
+
+static bool er_second_arrived(void)
+{
+	return atomic_read(&er_hits) >= 2;
+}
+
+static int er_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	int mode = READ_ONCE(er_mode);
+	int n;
+
+	if (mode == ER_OFF || current->tgid != READ_ONCE(er_tgid))
+		return 0;
+	n = atomic_inc_return(&er_hits);
+	if (n == 1 && mode == ER_PAUSE)
+		er_wait(er_is_released);
+	else if (n == 1 && mode == ER_MEET)
+		er_wait(er_second_arrived);
+	return 0;
+}
+
+static struct kprobe er_kp = {
+	.symbol_name = ER_SYM,
+	.pre_handler = er_pre,
+};
+
+/* The function's address, through a kprobe at its entry (kallsyms is not exported). */
+static unsigned long er_func_addr(void)
+{
+	struct kprobe kp = { .symbol_name = ER_SYM };
+	unsigned long addr;
+
+	if (register_kprobe(&kp))
+		return 0;
+	addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+	return addr;
+}
+
+/*
+ * Put the probe on the first "lock cmpxchg r32, m32" (f0 [REX] 0f b1) of the
+ * function. register_kprobe() decodes the function and refuses an address that
+ * is not an instruction boundary, so a byte pattern inside another instruction
+ * is skipped.
+ */
+static int er_probe_cmpxchg(void)
+{
+	const u8 *code = (const u8 *)er_func_addr();
+	unsigned int i;
+
+	if (!code)
+		return -ENOENT;
+	for (i = 0; i + 4 <= ER_SCAN; i++) {
+		unsigned int j = i + 1;
+
+		if (code[i] != 0xf0)
+			continue;
+		if ((code[j] & 0xf0) == 0x40)
+			j++;
+		if (code[j] != 0x0f || code[j + 1] != 0xb1)
+			continue;
+		er_kp = (struct kprobe){ .symbol_name = ER_SYM, .offset = i,
+					 .pre_handler = er_pre };
+		if (!register_kprobe(&er_kp)) {
+			er_off = i;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int er_set(int fd, int err)
+{
+	struct fd f = fdget(fd);
+
+	if (!f.file)
+		return -EBADF;
+	mapping_set_error(f.file->f_mapping, -err);
+	fdput(f);
+	return 0;
+}
+
+static void er_arm(int mode, pid_t tgid, unsigned int ms)
+{
+	WRITE_ONCE(er_mode, ER_OFF);
+	atomic_set(&er_hits, 0);
+	atomic_set(&er_waited, 0);
+	atomic_set(&er_timeouts, 0);
+	WRITE_ONCE(er_released, 0);
+	WRITE_ONCE(er_limit_us, (u64)ms * USEC_PER_MSEC);
+	WRITE_ONCE(er_tgid, tgid);
+	smp_wmb();
+	WRITE_ONCE(er_mode, mode);
+}
+
+static ssize_t er_write(struct file *file, const char __user *ubuf, size_t len, loff_t *ppos)
+{
+	char buf[64];
+	int a, b, ret = 0;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	mutex_lock(&er_lock);
+	if (sscanf(buf, "pause %d %d", &a, &b) == 2 && a > 0 && b > 0)
+		er_arm(ER_PAUSE, a, b);
+	else if (sscanf(buf, "meet %d %d", &a, &b) == 2 && a > 0 && b > 0)
+		er_arm(ER_MEET, a, b);
+	else if (!strncmp(buf, "release", 7))
+		WRITE_ONCE(er_released, 1);
+	else if (!strncmp(buf, "off", 3))
+		WRITE_ONCE(er_mode, ER_OFF);
+	else if (sscanf(buf, "set %d %d", &a, &b) == 2 && b > 0 && b < MAX_ERRNO)
+		ret = er_set(a, b);
+	else
+		ret = -EINVAL;
+	mutex_unlock(&er_lock);
+	return ret ? ret : len;
+}
+
+static ssize_t er_read(struct file *file, char __user *ubuf, size_t len, loff_t *ppos)
+{
+	char buf[96];
+	int n = scnprintf(buf, sizeof(buf), "cas=+0x%x hits=%d waited=%d timeouts=%d\n", er_off,
+			  atomic_read(&er_hits), atomic_read(&er_waited),
+			  atomic_read(&er_timeouts));
+
+	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
+}
+
+static const struct file_operations er_fops = {
+	.owner = THIS_MODULE,
+	.read = er_read,
+	.write = er_write,
+	.llseek = default_llseek,
+};
+
+static int __init er_init(void)
+{
+	int ret = er_probe_cmpxchg();
+
+	if (ret) {
+		pr_err("errseq_race: no probe-able lock cmpxchg in the first %d bytes of %s\n",
+		       ER_SCAN, ER_SYM);
+		return ret;
+	}
+	er_dentry = debugfs_create_file("errseq_race", 0600, NULL, NULL, &er_fops);
+	pr_info("errseq_race: probe at %s+0x%x\n", ER_SYM, er_off);
+	return 0;
+}
+
+static void __exit er_exit(void)
+{
+	WRITE_ONCE(er_mode, ER_OFF);
+	debugfs_remove(er_dentry);
+	unregister_kprobe(&er_kp);
+}
+
+module_init(er_init);
+module_exit(er_exit);
+MODULE_DESCRIPTION("test-only: widen errseq_check_and_advance()'s load-to-cmpxchg window");
+MODULE_LICENSE("GPL");
