@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fault.h"
@@ -40,10 +41,25 @@ static const char *opt_dev = "/dev/vda";
 static const char *opt_mnt = "/mnt/dt";
 static const char *opt_inject = "/sys/kernel/debug/errseq_inject";
 static const char *tracedir;
+static int tracefd = -1; /* tracedir/trace_pipe, non-blocking */
 static FILE *out;
 static dev_t fs_dev;
 
 static int fds[DT_MAX_FDS];
+
+/* guest seconds per phase of a batch, for "DT I phases" (where the time goes) */
+enum { PH_SETUP, PH_OPS, PH_TRACE, PH_TEARDOWN, PH_N };
+static double phase[PH_N];
+static double optime[OP__COUNT];
+static int opcount[OP__COUNT];
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 #define DM_NAME "difftest"
 #define DM_NODE "/dev/difftest-dm"
@@ -125,17 +141,11 @@ static int trace_setup(void)
 		write_file(p, "1");
 	snprintf(p, sizeof(p), "%s/tracing_on", tracedir);
 	write_file(p, "1");
+	snprintf(p, sizeof(p), "%s/trace_pipe", tracedir);
+	tracefd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (tracefd < 0)
+		return (tracedir = NULL), -1;
 	return 0;
-}
-
-static void trace_clear(void)
-{
-	char p[256];
-
-	if (!tracedir)
-		return;
-	snprintf(p, sizeof(p), "%s/trace", tracedir);
-	write_file(p, "");
 }
 
 static const char *label_of(unsigned maj, unsigned min, unsigned long ino, char *buf, size_t len)
@@ -151,47 +161,72 @@ static const char *label_of(unsigned maj, unsigned min, unsigned long ino, char 
 	return buf;
 }
 
-/* Read the events since the last clear into @o, then clear. */
+static void trace_line(struct dt_opres *o, const char *line)
+{
+	unsigned maj, min, a, b;
+	unsigned long ino;
+	const char *q;
+	char lb[32];
+
+	if (getenv("DTGUEST_RAWTRACE"))
+		printf("DT I raw %s\n", line);
+	if ((q = strstr(line, "filemap_set_wb_err: ")) &&
+	    sscanf(q, "filemap_set_wb_err: dev=%u:%u ino=0x%lx errseq=0x%x", &maj, &min, &ino,
+		   &a) == 4) {
+		dt_opres_trace(o, "set %s 0x%x", label_of(maj, min, ino, lb, sizeof(lb)), a);
+	} else if ((q = strstr(line, "file_check_and_advance_md_wb_err: ")) &&
+		   (q = strstr(q, "dev=")) &&
+		   sscanf(q, "dev=%u:%u ino=0x%lx md_dev=%*u:%*u old=0x%x new=0x%x", &maj, &min,
+			  &ino, &a, &b) == 5) {
+		dt_opres_trace(o, "mdadv %s 0x%x 0x%x", label_of(maj, min, ino, lb, sizeof(lb)), a, b);
+	} else if ((q = strstr(line, "file_check_and_advance_wb_err: ")) &&
+		   (q = strstr(q, "dev=")) &&
+		   sscanf(q, "dev=%u:%u ino=0x%lx old=0x%x new=0x%x", &maj, &min, &ino, &a, &b) == 5) {
+		dt_opres_trace(o, "adv %s 0x%x 0x%x", label_of(maj, min, ino, lb, sizeof(lb)), a, b);
+	}
+}
+
+/*
+ * Consume the events recorded since the last call from trace_pipe, into @o
+ * (NULL: drop them). A consuming read, not "trace" plus a clear: writing the
+ * trace file resets the ring buffers, a synchronize_rcu() that cost about 27 ms
+ * an op under QEMU TCG, over 80% of a campaign's guest time.
+ */
 static void trace_collect(struct dt_opres *o)
 {
-	char p[256], line[512], lb[32];
-	FILE *f;
+	static char buf[1 << 16];
+	size_t have = 0;
 
-	if (!tracedir)
+	if (tracefd < 0)
 		return;
-	snprintf(p, sizeof(p), "%s/trace", tracedir);
-	f = fopen(p, "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned maj, min, a, b;
-		unsigned long ino;
-		char *q;
+	for (;;) {
+		ssize_t n = read(tracefd, buf + have, sizeof(buf) - 1 - have);
+		char *line, *nl;
 
-		if (line[0] == '#')
+		if (n < 0 && errno == EINTR)
 			continue;
-		if (getenv("DTGUEST_RAWTRACE"))
-			printf("DT I raw %s", line);
-		if ((q = strstr(line, "filemap_set_wb_err: ")) &&
-		    sscanf(q, "filemap_set_wb_err: dev=%u:%u ino=0x%lx errseq=0x%x", &maj, &min, &ino,
-			   &a) == 4) {
-			dt_opres_trace(o, "set %s 0x%x", label_of(maj, min, ino, lb, sizeof(lb)), a);
-		} else if ((q = strstr(line, "file_check_and_advance_md_wb_err: ")) &&
-			   (q = strstr(q, "dev=")) &&
-			   sscanf(q, "dev=%u:%u ino=0x%lx md_dev=%*u:%*u old=0x%x new=0x%x", &maj, &min,
-				  &ino, &a, &b) == 5) {
-			dt_opres_trace(o, "mdadv %s 0x%x 0x%x", label_of(maj, min, ino, lb, sizeof(lb)),
-				       a, b);
-		} else if ((q = strstr(line, "file_check_and_advance_wb_err: ")) &&
-			   (q = strstr(q, "dev=")) &&
-			   sscanf(q, "dev=%u:%u ino=0x%lx old=0x%x new=0x%x", &maj, &min, &ino, &a,
-				  &b) == 5) {
-			dt_opres_trace(o, "adv %s 0x%x 0x%x", label_of(maj, min, ino, lb, sizeof(lb)),
-				       a, b);
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n < 0)
+			die("read %s/trace_pipe: %s", tracedir, strerror(errno));
+		if (n == 0)
+			break;
+		have += (size_t)n;
+		buf[have] = '\0';
+		for (line = buf; (nl = strchr(line, '\n')); line = nl + 1) {
+			*nl = '\0';
+			if (o)
+				trace_line(o, line);
 		}
+		have -= (size_t)(line - buf);
+		memmove(buf, line, have);
+		if (have == sizeof(buf) - 1)
+			die("%s/trace_pipe: a line of %zu bytes", tracedir, have);
 	}
-	fclose(f);
-	trace_clear();
+	if (have && o) {
+		buf[have] = '\0';
+		trace_line(o, buf);
+	}
 }
 
 /* ---- one op ---- */
@@ -443,6 +478,7 @@ static void teardown(void)
 static void run_script(const struct dt_script *s)
 {
 	struct dt_sresult r;
+	double t = now(), t1;
 
 	dt_sresult_init(&r, s->name, s->nops);
 	for (int i = 0; i < DT_MAX_FDS; i++)
@@ -458,15 +494,25 @@ static void run_script(const struct dt_script *s)
 		return;
 	}
 	r.trace = tracedir != NULL;
-	trace_clear();
+	trace_collect(NULL);	/* what set-up recorded */
+	t1 = now();
+	phase[PH_SETUP] += t1 - t;
 	for (int i = 0; i < s->nops; i++) {
+		t = now();
 		if (s->ops[i].code == OP_PAR)
 			run_par(&s->ops[i], &r.ops[i]);
 		else
 			run_op(&s->ops[i], &r.ops[i], 0);
+		t1 = now();
+		phase[PH_OPS] += t1 - t;
+		optime[s->ops[i].code] += t1 - t;
+		opcount[s->ops[i].code]++;
 		trace_collect(&r.ops[i]);
+		phase[PH_TRACE] += now() - t1;
 	}
+	t = now();
 	teardown();
+	phase[PH_TEARDOWN] += now() - t;
 	r.complete = 1;
 	dt_sresult_print(out, &r);
 	fflush(out);
@@ -527,8 +573,18 @@ int main(int argc, char **argv)
 			continue;
 		}
 		fprintf(out, "DT B %s fs=%s scripts=%d\n", argv[a], opt_fs, b.nscripts);
+		memset(phase, 0, sizeof(phase));
+		memset(optime, 0, sizeof(optime));
+		memset(opcount, 0, sizeof(opcount));
 		for (int i = 0; i < b.nscripts; i++)
 			run_script(&b.scripts[i]);
+		fprintf(out, "DT I phases %s setup=%.2f ops=%.2f trace=%.2f teardown=%.2f\n", opt_fs,
+			phase[PH_SETUP], phase[PH_OPS], phase[PH_TRACE], phase[PH_TEARDOWN]);
+		fprintf(out, "DT I optime %s", opt_fs);
+		for (int c = 0; c < OP__COUNT; c++)
+			if (opcount[c])
+				fprintf(out, " %s=%d/%.2f", dt_opname(c), opcount[c], optime[c]);
+		fprintf(out, "\n");
 		fprintf(out, "DT Z %s\n", argv[a]);
 		fflush(out);
 		dt_batch_free(&b);
