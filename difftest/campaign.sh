@@ -33,6 +33,8 @@
 #                       (default: configure and build one under $LIBERRSEQ_CACHE/difftest)
 #   --timeout SEC       per guest boot (default: 2400)
 #   --runner R          run.sh (default: vm/run.sh) or qemu (QEMU directly; env DT_RUNNER)
+#   --guests G          guests booted at once per kernel, the scripts spread over them
+#                       (default: the number of CPUs, env DT_GUESTS); each has 2 vCPUs
 #   --shard I/N         run only part I of N of the batches (script k of a batch, counted
 #                       from 0, is in part k mod N + 1): N runs with the same options and
 #                       I = 1..N run every script once between them, on as many machines
@@ -48,7 +50,7 @@ set -euo pipefail
 
 kernels=stock,patched custom_bz="" custom_kb="" modules="" contract="" fslist=ext2,ext4-ordered,ext4-journal
 ops=10000 per=30 seed=1 ci=0 rounds=4 shrinkmax=2 shrinkown=0 scenarios=1 bug="" out="" report="" save=-1 build="" tmo=2400
-shard="" merge=""
+shard="" merge="" guests=${DT_GUESTS:-$(nproc)}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels) kernels=$2; shift ;;
@@ -73,6 +75,7 @@ while [ $# -gt 0 ]; do
 	--timeout) tmo=$2; shift ;;
 	--runner) export DT_RUNNER=$2; shift ;;
 	--shard) shard=$2; shift ;;
+	--guests) guests=$2; shift ;;
 	--merge) merge=$2; shift ;;
 	-h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
@@ -80,6 +83,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ "$save" = -1 ] && save=$((1 - ci))
+[[ "$guests" =~ ^[1-9][0-9]*$ ]] || die "--guests $guests: want a number >= 1"
 si=1 sn=1
 if [ -n "$shard" ]; then
 	[[ "$shard" =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
@@ -95,7 +99,7 @@ fi
 out=${out:-$DT_CACHE/campaign}
 report=${report:-$out/report.md}
 mkdir -p "$out"
-rm -f "$out"/rows.tsv "$out"/div-* "$out"/compare-* "$out"/cases-*.dt "$out"/campaign.info "$out"/speed.tsv
+rm -f "$out"/rows.tsv "$out"/div-* "$out"/compare-* "$out"/cases-*.dt "$out"/campaign.info "$out"/speed.tsv "$out"/wall.tsv
 t_start=$(date +%s)
 progress() { printf '[difftest %4ss] %s\n' $(($(date +%s) - t_start)) "$*" >&2; }
 
@@ -125,6 +129,20 @@ write_report() {
 			}
 		}' $([ -s "$out/speed.tsv" ] && echo "$out/speed.tsv") "$out/rows.tsv"
 		echo
+		# the campaign's own speed: ops over the wall time of the guest runs (boots
+		# included; guests run at once), per kernel (summed over a merge's shards)
+		[ ! -s "$out/wall.tsv" ] || awk -F'\t' '
+		{ if (!($1 in o)) ks[++nk] = $1; o[$1] += $2; w[$1] += $3; g[$1] = $4 }
+		END {
+			printf "Guest ops/s: ops per second of a guest on the batch (its own clock). Wall:"
+			for (i = 1; i <= nk; i++) {
+				k = ks[i]
+				printf "%s %s %d ops in %d s, %.1f ops/s (%d guest(s) at once, boots included)",
+					(i > 1 ? ";" : ""), k, o[k], w[k], (w[k] > 0 ? o[k] / w[k] : 0), g[k]
+			}
+			print "."
+		}' "$out/wall.tsv"
+		[ ! -s "$out/wall.tsv" ] || echo
 		echo "Contract \`stock\`: Linux $KLINE as released. Contract \`patched\`: md_cursor, keep_unseen, syncfs_locked, syncfs_cursor_only, syncfs_bdev_cursor, md_once (see difftest/README.md). Divergent scripts are attributed to the smallest set of contract switches that, turned off, makes the kernel agree (the first such set in the order above)."
 		# scripts a per-line rule cut short (the model stops where the kernel leaves
 		# what it follows): counted, never passed silently
@@ -235,6 +253,7 @@ if [ -n "$merge" ]; then
 	}' "${mdirs[@]/%//rows.tsv}" >"$out/rows.tsv"
 	for d in "${mdirs[@]}"; do
 		[ ! -f "$d/speed.tsv" ] || cat "$d/speed.tsv" >>"$out/speed.tsv"
+		[ ! -f "$d/wall.tsv" ] || cat "$d/wall.tsv" >>"$out/wall.tsv"
 		for f in "$d"/cases-*.dt "$d"/div-*.dt; do
 			[ -s "$f" ] && cat "$f" >>"$out/$(basename "$f")"
 		done
@@ -297,37 +316,44 @@ progress "batches: ${#fss[@]} filesystem mode(s), $nscripts random scripts x $pe
 fs_dev() { case "$1" in ext2) echo /dev/vda ;; *) echo /dev/vdb ;; esac; }
 
 # guest_run KTAG BZ KMOD TAG FS:BATCH... -> $out/res-TAG-FS.log
+# The scripts are spread over $guests guests booted at once (script k of a batch, counted
+# from 0, to guest k mod $guests + 1): each guest runs its share of every batch in order.
 guest_run() {
 	local ktag=$1 bz=$2 kmod=$3 tag=$4
 	shift 4
-	local stage=$out/stage-$tag total=0 tops=0 pair fs b
-	rm -rf "$stage"
-	mkdir -p "$stage"
-	cp "$GUEST" "$stage/dtguest"
-	cp "$kmod" "$stage/errseq_inject.ko"
-	if [ -n "$modules" ]; then
-		mkdir -p "$stage/mods"
-		cp "$modules"/order "$modules"/*.ko "$stage/mods/"
-	fi
-	: >"$stage/run.list"
+	local total=0 tops=0 pair fs b g n stage
+	local -a pids=() used=()
+	for ((g = 1; g <= guests; g++)); do
+		stage=$out/stage-$tag-$g
+		rm -rf "$stage" "$out/console-$tag-$g.log"*
+		mkdir -p "$stage"
+		: >"$stage/run.list"
+	done
 	for pair in "$@"; do
 		fs=${pair%%:*} b=${pair#*:}
-		cp "$b" "$stage/batch-$fs.dt"
-		echo "$fs $(fs_dev "$fs") batch-$fs.dt" >>"$stage/run.list"
 		total=$((total + $(grep -c '^script ' "$b")))
 		# ops as compare counts them: a par line is two
 		tops=$((tops + $(grep -cvE '^[[:space:]]*(#|script |end[[:space:]]*$|$)' "$b") +
 			$(grep -cE '^[[:space:]]*par[[:space:]]' "$b")))
+		for ((g = 1; g <= guests; g++)); do
+			stage=$out/stage-$tag-$g
+			awk -v i=$((g - 1)) -v n="$guests" '/^script / { k++ } k == 0 || (k - 1) % n == i' \
+				"$b" >"$stage/batch-$fs.dt"
+			grep -q '^script ' "$stage/batch-$fs.dt" || continue
+			echo "$fs $(fs_dev "$fs") batch-$fs.dt" >>"$stage/run.list"
+		done
 	done
-	dt_make_disks "$out/disks-$tag"
-	progress "$ktag: booting ($tag, $total scripts, $tops ops)"
+	for ((g = 1; g <= guests; g++)); do
+		[ -s "$out/stage-$tag-$g/run.list" ] && used+=("$g")
+	done
+	progress "$ktag: booting ($tag, $total scripts, $tops ops, ${#used[@]} guest(s) at once)"
 	local t_boot
 	t_boot=$(date +%s)
 	(
 		t0=$(date +%s)
 		while sleep 30; do
-			n=$(grep -c '^DT E' "$out/console-$tag.log.live" 2>/dev/null || true)
-			o=$(grep -c '^DT R' "$out/console-$tag.log.live" 2>/dev/null || true)
+			n=$(cat "$out"/console-"$tag"-*.log.live 2>/dev/null | grep -c '^DT E' || true)
+			o=$(cat "$out"/console-"$tag"-*.log.live 2>/dev/null | grep -c '^DT R' || true)
 			dt=$(($(date +%s) - t0))
 			eta=?
 			[ "${n:-0}" -eq 0 ] || eta="$((dt * (total - n) / n)) s"
@@ -336,25 +362,53 @@ guest_run() {
 		done
 	) &
 	local mon=$!
-	local rc=0
-	dt_boot "$bz" "$stage" "$out/disks-$tag" "$out/console-$tag.log" "$tmo" || rc=$?
+	for g in "${used[@]}"; do
+		stage=$out/stage-$tag-$g
+		cp "$GUEST" "$stage/dtguest"
+		cp "$kmod" "$stage/errseq_inject.ko"
+		if [ -n "$modules" ]; then
+			mkdir -p "$stage/mods"
+			cp "$modules"/order "$modules"/*.ko "$stage/mods/"
+		fi
+		dt_make_disks "$out/disks-$tag-$g"
+		dt_boot "$bz" "$stage" "$out/disks-$tag-$g" "$out/console-$tag-$g.log" "$tmo" &
+		pids+=($!)
+	done
+	local rc=0 r
+	for n in "${pids[@]}"; do
+		r=0
+		wait "$n" || r=$?
+		[ $r -eq 0 ] || rc=$r
+	done
+	local wall=$(($(date +%s) - t_boot))
 	kill "$mon" 2>/dev/null || true
 	wait "$mon" 2>/dev/null || true
-	rm -rf "$stage" "$out/disks-$tag"
-	tr -d '\r' <"$out/console-$tag.log" | grep '^DT ' >"$out/results-$tag.txt" || true
-	grep '^DT I' "$out/results-$tag.txt" | grep -v '^DT I \(run\|time\)' | sed "s/^/  $ktag: /" >&2 || true
+	: >"$out/results-$tag.txt"
+	for g in "${used[@]}"; do
+		rm -rf "$out/stage-$tag-$g" "$out/disks-$tag-$g"
+		tr -d '\r' <"$out/console-$tag-$g.log" | grep '^DT ' >"$out/results-$tag-$g.txt" || true
+		cat "$out/results-$tag-$g.txt" >>"$out/results-$tag.txt"
+	done
+	for ((g = 1; g <= guests; g++)); do rm -rf "$out/stage-$tag-$g"; done
+	grep '^DT I' "$out/results-$tag.txt" | grep -v '^DT I \(run\|time\|phases\|optime\)' | sed "s/^/  $ktag: /" >&2 || true
 	for pair in "$@"; do
 		fs=${pair%%:*}
 		awk -v fs="$fs" '/^DT B / { on = ($0 ~ (" fs=" fs " ")) } on' \
 			"$out/results-$tag.txt" >"$out/res-$tag-$fs.log"
-		# kernel, mode, ops run, guest seconds of the batch (main runs only, not shrinking)
-		[ "$tag" != "$ktag" ] || awk -v k="$ktag" -v fs="$fs" -v OFS='\t' '
+		# kernel, mode, ops run, guest seconds of the batch, one row per guest (main
+		# runs only, not shrinking)
+		[ "$tag" != "$ktag" ] || for g in "${used[@]}"; do
+			awk -v k="$ktag" -v fs="$fs" -v OFS='\t' '
 			$1 == "DT" && $2 == "I" && $3 == "time" && $4 == fs { t[$5] = $6 }
 			/^DT B / { on = ($0 ~ (" fs=" fs " ")) } on && /^DT R / { n++ }
 			END { if (("start" in t) && ("end" in t)) print k, fs, n + 0, t["end"] - t["start"] }' \
-			"$out/results-$tag.txt" >>"$out/speed.tsv"
+				"$out/results-$tag-$g.txt" >>"$out/speed.tsv"
+		done
 	done
-	progress "$ktag: $tag finished: $(grep -c '^DT R' "$out/results-$tag.txt" || true) ops in $(($(date +%s) - t_boot)) s (boot included)"
+	# kernel, ops run, wall seconds from the first boot to the last guest's end, guests
+	n=$(grep -c '^DT R' "$out/results-$tag.txt" || true)
+	[ "$tag" != "$ktag" ] || printf '%s\t%s\t%s\t%s\n' "$ktag" "$n" "$wall" "${#used[@]}" >>"$out/wall.tsv"
+	progress "$ktag: $tag finished: $n ops in $wall s on ${#used[@]} guest(s) (boot included)"
 	return $rc
 }
 
