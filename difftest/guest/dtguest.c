@@ -7,9 +7,10 @@
  * usage: dtguest --fs ext2|ext4-ordered|ext4-journal --dev /dev/vdX [--mnt DIR]
  *                [--inject PATH] [--out FILE] BATCH...
  *
- * Per script: reset the block device's wb_err (errseq_inject "reset"), mount a
- * fresh superblock, run the ops in DIR/t on files f0..f7, read the trace after
- * each op, close everything, remove the files, unmount. Errors are injected
+ * Per batch: one dm device over DEV. Per script: reset the dm device's wb_err
+ * (errseq_inject "reset"), mount a fresh superblock, run the ops in DIR/t on
+ * files f0..f7, read the trace after each op, close everything, remove the
+ * files, unmount. Errors are injected
  * through the errseq_inject module (difftest/kmod), which calls the kernel's
  * own mapping_set_error()/errseq_set().
  */
@@ -63,6 +64,7 @@ static double now(void)
 
 #define DM_NAME "difftest"
 #define DM_NODE "/dev/difftest-dm"
+static int dm_live;
 
 static struct {
 	ino_t ino;
@@ -426,8 +428,17 @@ static int setup(char *why, size_t len)
 	struct stat st;
 	int r;
 
-	if (fault_dm_up(DM_NAME, DM_NODE, opt_dev, why, len))
-		return -1;
+	/*
+	 * One dm device for the whole batch: creating and removing one per
+	 * script cost more than its ops under TCG. Between scripts it is all
+	 * linear (teardown heals it) and unmounted, so its page cache was
+	 * dropped at the last close; its wb_err is reset below.
+	 */
+	if (!dm_live) {
+		if (fault_dm_up(DM_NAME, DM_NODE, opt_dev, why, len))
+			return -1;
+		dm_live = 1;
+	}
 	snprintf(cmd, sizeof(cmd), "reset %s", DM_NODE);
 	if ((r = inject(cmd))) {
 		snprintf(why, len, "reset of %s through %s failed: %s", DM_NODE, opt_inject,
@@ -455,12 +466,16 @@ static int setup(char *why, size_t len)
 	return 0;
 }
 
+static void dm_down(void);
+
 static void teardown(void)
 {
 	char p[256];
+	int heal_failed = 0;
 
-	if (fault_dm_nfail())
-		fault_dm_heal();
+	/* a device left with failed extents is made anew for the next script */
+	if (fault_dm_nfail() && fault_dm_heal())
+		heal_failed = 1;
 	for (int i = 0; i < DT_MAX_FDS; i++)
 		if (fds[i] >= 0) {
 			close(fds[i]);
@@ -472,7 +487,15 @@ static void teardown(void)
 	}
 	if (umount(opt_mnt))
 		fprintf(stderr, "DT I dtguest: umount %s: %s\n", opt_mnt, strerror(errno));
-	fault_dm_down();
+	if (heal_failed)
+		dm_down();
+}
+
+static void dm_down(void)
+{
+	if (dm_live)
+		fault_dm_down();
+	dm_live = 0;
 }
 
 static void run_script(const struct dt_script *s)
@@ -490,7 +513,7 @@ static void run_script(const struct dt_script *s)
 		fflush(out);
 		dt_sresult_free(&r);
 		umount(opt_mnt);
-		fault_dm_down();
+		dm_down();
 		return;
 	}
 	r.trace = tracedir != NULL;
@@ -578,6 +601,7 @@ int main(int argc, char **argv)
 		memset(opcount, 0, sizeof(opcount));
 		for (int i = 0; i < b.nscripts; i++)
 			run_script(&b.scripts[i]);
+		dm_down();
 		fprintf(out, "DT I phases %s setup=%.2f ops=%.2f trace=%.2f teardown=%.2f\n", opt_fs,
 			phase[PH_SETUP], phase[PH_OPS], phase[PH_TRACE], phase[PH_TEARDOWN]);
 		fprintf(out, "DT I optime %s", opt_fs);
