@@ -34,7 +34,8 @@ for line in $KERNEL_LINES; do
 done
 
 step "3/6 QEMU: boot each kernel ($KERNEL_LINES), fsync on ext2/ext4, EIO through dm-error, KUnit, kernel-port guest tests"
-(cd "$build" && ctest -L vm -LE postgres --output-on-failure)
+# as many at once as CPUs, as scripts/test.sh (each guest test boots its own QEMU)
+(cd "$build" && ctest -L vm -LE postgres -j "$jobs" --output-on-failure)
 
 step "4/6 PostgreSQL: the fsyncgate sequence with the real server, stock and patched (pgtest/)"
 pg_rc=0
