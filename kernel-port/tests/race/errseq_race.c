@@ -151,12 +151,12 @@ static int er_probe_cmpxchg(void)
 
 static int er_set(int fd, int err)
 {
-	struct fd f = fdget(fd);
+	struct file *file = fget(fd);	/* not fdget(): struct fd changed in 6.12 */
 
-	if (!f.file)
+	if (!file)
 		return -EBADF;
-	mapping_set_error(f.file->f_mapping, -err);
-	fdput(f);
+	mapping_set_error(file->f_mapping, -err);
+	fput(file);
 	return 0;
 }
 
