@@ -34,7 +34,11 @@
 #   --timeout SEC       per guest boot (default: 2400)
 #   --runner R          run.sh (default: vm/run.sh) or qemu (QEMU directly; env DT_RUNNER)
 #   --guests G          guests booted at once per kernel, the scripts spread over them
-#                       (default: the number of CPUs, env DT_GUESTS); each has 2 vCPUs
+#                       (default: the number of CPUs, env DT_GUESTS); each has 2 vCPUs.
+#                       Under TCG the random scripts run on single-threaded TCG (2 vCPUs
+#                       in turn), the scenarios and shrinking on a multi-threaded one
+#   --mttcg-all         every script on multi-threaded TCG (both vCPUs at once: real
+#                       races in the random scripts' par ops too; about half the speed)
 #   --shard I/N         run only part I of N of the batches (script k of a batch, counted
 #                       from 0, is in part k mod N + 1): N runs with the same options and
 #                       I = 1..N run every script once between them, on as many machines
@@ -50,7 +54,7 @@ set -euo pipefail
 
 kernels=stock,patched custom_bz="" custom_kb="" modules="" contract="" fslist=ext2,ext4-ordered,ext4-journal
 ops=10000 per=30 seed=1 ci=0 rounds=4 shrinkmax=2 shrinkown=0 scenarios=1 bug="" out="" report="" save=-1 build="" tmo=2400
-shard="" merge="" guests=${DT_GUESTS:-$(nproc)}
+shard="" merge="" guests=${DT_GUESTS:-$(nproc)} split=rr
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels) kernels=$2; shift ;;
@@ -76,6 +80,7 @@ while [ $# -gt 0 ]; do
 	--runner) export DT_RUNNER=$2; shift ;;
 	--shard) shard=$2; shift ;;
 	--guests) guests=$2; shift ;;
+	--mttcg-all) split=mt ;;
 	--merge) merge=$2; shift ;;
 	-h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
@@ -315,15 +320,20 @@ progress "batches: ${#fss[@]} filesystem mode(s), $nscripts random scripts x $pe
 
 fs_dev() { case "$1" in ext2) echo /dev/vda ;; *) echo /dev/vdb ;; esac; }
 
-# guest_run KTAG BZ KMOD TAG FS:BATCH... -> $out/res-TAG-FS.log
-# The scripts are spread over $guests guests booted at once (script k of a batch, counted
-# from 0, to guest k mod $guests + 1): each guest runs its share of every batch in order.
+# guest_run KTAG BZ KMOD TAG SPLIT FS:BATCH... -> $out/res-TAG-FS.log
+# Guests booted at once, each running its share of every batch in order. SPLIT "mt": the
+# scripts spread over $guests guests (script k of a batch, counted from 0, to guest
+# k mod $guests + 1) on multi-threaded TCG, whose vCPUs run at the same time, as the races
+# of "par" ops need. SPLIT "rr": the scenarios (scn.*), which hold the races, to one such
+# guest (guest 0), the random scripts over $guests guests on single-threaded TCG (QEMU's
+# round robin of the vCPUs: more than twice the ops per CPU second; threads interleave
+# only where one blocks). Under KVM all are alike.
 guest_run() {
-	local ktag=$1 bz=$2 kmod=$3 tag=$4
-	shift 4
+	local ktag=$1 bz=$2 kmod=$3 tag=$4 split=$5
+	shift 5
 	local total=0 tops=0 pair fs b g n stage
 	local -a pids=() used=()
-	for ((g = 1; g <= guests; g++)); do
+	for ((g = 0; g <= guests; g++)); do
 		stage=$out/stage-$tag-$g
 		rm -rf "$stage" "$out/console-$tag-$g.log"*
 		mkdir -p "$stage"
@@ -335,18 +345,24 @@ guest_run() {
 		# ops as compare counts them: a par line is two
 		tops=$((tops + $(grep -cvE '^[[:space:]]*(#|script |end[[:space:]]*$|$)' "$b") +
 			$(grep -cE '^[[:space:]]*par[[:space:]]' "$b")))
-		for ((g = 1; g <= guests; g++)); do
+		awk -v n="$guests" -v mode="$split" -v pre="$out/stage-$tag-" -v f="batch-$fs.dt" '
+			/^script / {
+				if (mode == "rr" && $2 ~ /^scn\./) g = 0
+				else g = 1 + (k++ % n)
+				if (!(g in seen)) { seen[g] = 1; printf "%s", head > (pre g "/" f) }
+			}
+			g == "" { head = head $0 "\n"; next }
+			{ print > (pre g "/" f) }' "$b"
+		for ((g = 0; g <= guests; g++)); do
 			stage=$out/stage-$tag-$g
-			awk -v i=$((g - 1)) -v n="$guests" '/^script / { k++ } k == 0 || (k - 1) % n == i' \
-				"$b" >"$stage/batch-$fs.dt"
-			grep -q '^script ' "$stage/batch-$fs.dt" || continue
+			[ -f "$stage/batch-$fs.dt" ] || continue
 			echo "$fs $(fs_dev "$fs") batch-$fs.dt" >>"$stage/run.list"
 		done
 	done
-	for ((g = 1; g <= guests; g++)); do
+	for ((g = 0; g <= guests; g++)); do
 		[ -s "$out/stage-$tag-$g/run.list" ] && used+=("$g")
 	done
-	progress "$ktag: booting ($tag, $total scripts, $tops ops, ${#used[@]} guest(s) at once)"
+	progress "$ktag: booting ($tag, $total scripts, $tops ops, ${#used[@]} guest(s) at once$([ "$split" = mt ] || echo ", random scripts on single-threaded TCG"))"
 	local t_boot
 	t_boot=$(date +%s)
 	(
@@ -371,7 +387,9 @@ guest_run() {
 			cp "$modules"/order "$modules"/*.ko "$stage/mods/"
 		fi
 		dt_make_disks "$out/disks-$tag-$g"
-		dt_boot "$bz" "$stage" "$out/disks-$tag-$g" "$out/console-$tag-$g.log" "$tmo" &
+		local thr=multi
+		[ "$split" = mt ] || [ "$g" = 0 ] || thr=single
+		VM_TCG_THREAD=$thr dt_boot "$bz" "$stage" "$out/disks-$tag-$g" "$out/console-$tag-$g.log" "$tmo" &
 		pids+=($!)
 	done
 	local rc=0 r
@@ -389,7 +407,7 @@ guest_run() {
 		tr -d '\r' <"$out/console-$tag-$g.log" | grep '^DT ' >"$out/results-$tag-$g.txt" || true
 		cat "$out/results-$tag-$g.txt" >>"$out/results-$tag.txt"
 	done
-	for ((g = 1; g <= guests; g++)); do rm -rf "$out/stage-$tag-$g"; done
+	for ((g = 0; g <= guests; g++)); do rm -rf "$out/stage-$tag-$g"; done
 	grep '^DT I' "$out/results-$tag.txt" | grep -v '^DT I \(run\|time\|phases\|optime\)' | sed "s/^/  $ktag: /" >&2 || true
 	for pair in "$@"; do
 		fs=${pair%%:*}
@@ -440,7 +458,7 @@ for k in "${klist[@]}"; do
 	dt_build_kmod "$kb" "$out/kmod-$k" || die "module build failed for $k"
 	pairs=()
 	for fs in "${fss[@]}"; do pairs+=("$fs:$out/batch-$fs.dt"); done
-	guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k" "${pairs[@]}" || { status=1; continue; }
+	guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k" "$split" "${pairs[@]}" || { status=1; continue; }
 
 	for c in "${contracts[@]}"; do
 		cfull=$c
@@ -477,7 +495,7 @@ for k in "${klist[@]}"; do
 				[ -s "$out/cand-$k-$ctag-$fs.dt" ] && cand+=("$fs:$out/cand-$k-$ctag-$fs.dt")
 			done
 			[ ${#cand[@]} -gt 0 ] || break
-			guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k-shrink" "${cand[@]}" || break
+			guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k-shrink" mt "${cand[@]}" || break
 			changed=0
 			for pair in "${cand[@]}"; do
 				fs=${pair%%:*}
@@ -496,7 +514,7 @@ for k in "${klist[@]}"; do
 		elif [ ${#shrinkpairs[@]} -gt 0 ]; then
 			cand=()
 			for fs in "${shrinkpairs[@]}"; do cand+=("$fs:$out/div-$k-$ctag-$fs.dt"); done
-			if guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k-final" "${cand[@]}"; then
+			if guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k-final" mt "${cand[@]}"; then
 				for fs in "${shrinkpairs[@]}"; do
 					"$DT" compare -c "$cfull" -f "$fs" -k "$k" -d "$out/cases-$k-$ctag-$fs.dt" \
 						"$out/div-$k-$ctag-$fs.dt" "$out/res-$k-final-$fs.log" \

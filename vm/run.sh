@@ -104,8 +104,11 @@ cat "$initrd" "$work/cmd.cpio.gz" >"$work/initrd.cpio.gz"
 # run): some hosts open /dev/kvm but reject the host CPU's IA32_ARCH_CAPABILITIES MSR ("failed
 # to set MSR 0x10a", QEMU aborts at start; seen 2026-12-06; without that MSR the guest there
 # stopped at its first cmpxchg16b with a KVM emulation failure, so TCG it is).
-# VM_ACCEL=tcg forces TCG.
-accel=(-accel tcg)
+# VM_ACCEL=tcg forces TCG. VM_TCG_THREAD=single|multi picks TCG's threading (QEMU's default for
+# this guest: multi, each vCPU on a host thread of its own): single runs the vCPUs in turn on one
+# host thread, more than twice the guest work per host CPU second here (difftest's random
+# scripts, 2026-12-06), but two guest CPUs then never run at the same instant.
+accel=(-accel "tcg${VM_TCG_THREAD:+,thread=$VM_TCG_THREAD}")
 if [ "${VM_ACCEL:-}" != tcg ] && [ -e /dev/kvm ] && { exec 8<>/dev/kvm; } 2>/dev/null; then
 	exec 8>&-
 	if (echo quit | timeout 20 qemu-system-x86_64 -accel kvm -cpu host -M pc -S -m 64 \
