@@ -36,7 +36,7 @@
 #   --guests G          guests booted at once per kernel, the scripts spread over them
 #                       (default: the number of CPUs, env DT_GUESTS); each has 2 vCPUs.
 #                       Under TCG the random scripts run on single-threaded TCG (2 vCPUs
-#                       in turn), the scenarios and shrinking on a multi-threaded one
+#                       in turn), the scenarios on a multi-threaded one (shrinking too)
 #   --mttcg-all         every script on multi-threaded TCG (both vCPUs at once: real
 #                       races in the random scripts' par ops too; about half the speed)
 #   --shard I/N         run only part I of N of the batches (script k of a batch, counted
@@ -327,7 +327,9 @@ fs_dev() { case "$1" in ext2) echo /dev/vda ;; *) echo /dev/vdb ;; esac; }
 # of "par" ops need. SPLIT "rr": the scenarios (scn.*), which hold the races, to one such
 # guest (guest 0), the random scripts over $guests guests on single-threaded TCG (QEMU's
 # round robin of the vCPUs: more than twice the ops per CPU second; threads interleave
-# only where one blocks). Under KVM all are alike.
+# only where one blocks). Shrinking keeps the split: a candidate is named after its
+# script (scn.X~rNcM), so it runs on the kind of guest where that script diverged.
+# Under KVM all are alike.
 guest_run() {
 	local ktag=$1 bz=$2 kmod=$3 tag=$4 split=$5
 	shift 5
@@ -495,7 +497,7 @@ for k in "${klist[@]}"; do
 				[ -s "$out/cand-$k-$ctag-$fs.dt" ] && cand+=("$fs:$out/cand-$k-$ctag-$fs.dt")
 			done
 			[ ${#cand[@]} -gt 0 ] || break
-			guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k-shrink" mt "${cand[@]}" || break
+			guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k-shrink" "$split" "${cand[@]}" || break
 			changed=0
 			for pair in "${cand[@]}"; do
 				fs=${pair%%:*}
@@ -514,7 +516,7 @@ for k in "${klist[@]}"; do
 		elif [ ${#shrinkpairs[@]} -gt 0 ]; then
 			cand=()
 			for fs in "${shrinkpairs[@]}"; do cand+=("$fs:$out/div-$k-$ctag-$fs.dt"); done
-			if guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k-final" mt "${cand[@]}"; then
+			if guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k-final" "$split" "${cand[@]}"; then
 				for fs in "${shrinkpairs[@]}"; do
 					"$DT" compare -c "$cfull" -f "$fs" -k "$k" -d "$out/cases-$k-$ctag-$fs.dt" \
 						"$out/div-$k-$ctag-$fs.dt" "$out/res-$k-final-$fs.log" \

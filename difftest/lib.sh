@@ -44,7 +44,7 @@ dt_boot() {
 		"$DT_DIR/../vm/mkinitramfs.sh" -o "$stage.initrd.gz" --add "$stage:/dt" \
 			--add "$stage/cmd:/etc/liberrseq/cmd" --add "$stage/cmd-text:/etc/liberrseq/cmd-text" \
 			2>"$log.err" || return 1
-		nice -n 5 timeout -s KILL "$tmo" qemu-system-x86_64 -machine q35,accel=tcg -cpu max \
+		nice -n 5 timeout -s KILL "$tmo" qemu-system-x86_64 -machine q35 -accel "tcg${VM_TCG_THREAD:+,thread=$VM_TCG_THREAD}" -cpu max \
 			-smp 2 -m 1024 -nographic -no-reboot -nodefaults -kernel "$bz" \
 			-initrd "$stage.initrd.gz" \
 			-append "console=ttyS0 panic=-1 oops=panic printk.time=1 rdinit=/init" \
