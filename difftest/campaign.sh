@@ -370,8 +370,8 @@ guest_run() {
 	(
 		t0=$(date +%s)
 		while sleep 30; do
-			n=$(cat "$out"/console-"$tag"-*.log.live 2>/dev/null | grep -c '^DT E' || true)
-			o=$(cat "$out"/console-"$tag"-*.log.live 2>/dev/null | grep -c '^DT R' || true)
+			n=$(cat "$out"/console-"$tag"-[0-9]*.log.live 2>/dev/null | grep -c '^DT E' || true)
+			o=$(cat "$out"/console-"$tag"-[0-9]*.log.live 2>/dev/null | grep -c '^DT R' || true)
 			dt=$(($(date +%s) - t0))
 			eta=?
 			[ "${n:-0}" -eq 0 ] || eta="$((dt * (total - n) / n)) s"
