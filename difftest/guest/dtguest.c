@@ -416,8 +416,8 @@ static void run_par(const struct dt_op *op, struct dt_opres *o)
 		CPU_SET(i, &set);
 		if (pthread_attr_init(&at))
 			die("pthread_attr_init");
-		if (ncpus > 1)
-			pthread_attr_setaffinity_np(&at, sizeof(set), &set);
+		if (ncpus > 1 && pthread_attr_setaffinity_np(&at, sizeof(set), &set))
+			die("pthread_attr_setaffinity_np");
 		if (pthread_create(&t[i], &at, par_thread, &a[i]))
 			die("pthread_create");
 		pthread_attr_destroy(&at);
