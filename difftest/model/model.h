@@ -11,9 +11,13 @@
 #include "results.h"
 #include "script.h"
 
-enum dt_fs { FS_EXT2, FS_EXT4_ORDERED, FS_EXT4_JOURNAL, FS__COUNT };
+/* The filesystems the model knows (model/fs.c's table; each one's rules in model/fs-*.c). */
+enum dt_fs { FS_EXT2, FS_EXT4_ORDERED, FS_EXT4_JOURNAL, FS_VFAT, FS_EXFAT, FS_TMPFS, FS__COUNT };
 
-const char *dt_fs_name(enum dt_fs fs);        /* ext2, ext4-ordered, ext4-journal */
+/* ext2, ext4-ordered, ext4-journal, vfat, exfat, tmpfs */
+const char *dt_fs_name(enum dt_fs fs);
+/* 1: the filesystem is on a block device ("error meta" possible); 0: tmpfs */
+int dt_fs_has_bdev(enum dt_fs fs);
 int dt_fs_parse(const char *s, enum dt_fs *out);
 
 /*
@@ -58,6 +62,11 @@ struct dt_contract {
 	int md_once;       /* ext2: an fsync whose data wait fails consumes the metadata
 			      cursor too (one failed indirect block is recorded in
 			      both), so the next fsync does not report it again */
+	int fat_md_once;   /* exfat, vfat: fsync's own write-out of the block device
+			      (exfat sync_blockdev()) or of the FAT (vfat) reports through
+			      f_md_wb_err only (kernel-port 0015/0016); off: exfat's
+			      sync_blockdev() also returns the bdev mapping's AS_EIO/
+			      AS_ENOSPC flags, a second report of one failure */
 	enum dt_bug bug;
 	/* Not a switch but a fact about the kernel under test: its line (contract token
 	 * linux=6.1, the default, or linux=6.12). Where 6.12 really behaves differently
@@ -66,14 +75,14 @@ struct dt_contract {
 };
 
 /* The switches above, in this order (reports list them so). */
-#define DT_NSWITCHES 6
+#define DT_NSWITCHES 7
 const char *dt_switch_name(int i);
 int *dt_contract_switch(struct dt_contract *c, int i);
 
 void dt_contract_stock(struct dt_contract *c);
 void dt_contract_patched(struct dt_contract *c);
 /* "stock", "patched", or a comma list of switches: md_cursor,keep_unseen,syncfs_locked,
- * syncfs_cursor_only,syncfs_bdev_cursor,md_once, each optionally prefixed with "no-"; applied over the current
+ * syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once, each optionally prefixed with "no-"; applied over the current
  * value. */
 int dt_contract_parse(const char *s, struct dt_contract *c);
 void dt_contract_format(const struct dt_contract *c, char *buf, size_t len);

@@ -61,6 +61,74 @@ static void obs_par_both_eio(struct dt_sresult *obs, const struct dt_script *s,
 	obs->ops[2].err[0] = obs->ops[2].err[1] = EIO;
 }
 
+/* exfat: its fsync's sync_blockdev() hands the bdev AS flag to the first fsync
+ * anywhere (stock); patched, f_md_wb_err tells each descriptor once; the series
+ * before the review (no fat_md_once) told one descriptor twice. */
+START_TEST(t_exfat_meta)
+{
+	const char *s = "open d0 f0 creat\nopen d1 f1 creat\nerror meta EROFS\n"
+			"fsync d0\nfsync d0\nfsync d1\nsyncfs d1\n";
+	struct dt_sresult st = run("stock", FS_EXFAT, s), pa = run("patched", FS_EXFAT, s),
+			  pre = run("patched,no-fat_md_once", FS_EXFAT, s),
+			  e2 = run("stock", FS_EXT2, s);
+
+	ck_assert_int_eq(ERR(st, 3), EIO);   /* the flag: EIO for any errno */
+	ck_assert_int_eq(ERR(st, 4), 0);
+	ck_assert_int_eq(ERR(st, 5), 0);     /* d1: the flag is gone */
+	ck_assert_int_eq(ERR(st, 6), EROFS); /* syncfs: f_sb_err only */
+	ck_assert_int_eq(ERR(e2, 3), 0);     /* ext2's fsync reads no bdev error */
+	ck_assert_int_eq(ERR(e2, 6), EIO);   /* its syncfs gets the flag */
+	ck_assert_int_eq(ERR(pa, 3), EROFS);
+	ck_assert_int_eq(ERR(pa, 4), 0);
+	ck_assert_int_eq(ERR(pa, 5), EROFS);
+	ck_assert_int_eq(ERR(pre, 3), EROFS);
+	ck_assert_int_eq(ERR(pre, 4), EIO);  /* the double report 0015 fixed */
+	dt_sresult_free(&st);
+	dt_sresult_free(&pa);
+	dt_sresult_free(&pre);
+	dt_sresult_free(&e2);
+}
+END_TEST
+
+/* exfat's ->sync_fs clears the bdev flags unreported: syncfs never returns them */
+START_TEST(t_exfat_syncfs)
+{
+	const char *s = "open d0 f0 creat\nerror meta ENOSPC\nsyncfs d0\nsyncfs d0\n";
+	struct dt_sresult st = run("stock", FS_EXFAT, s), st12;
+	struct dt_batch b = parse_ok(s);
+	struct dt_contract c;
+
+	dt_contract_stock(&c);
+	c.line = DT_LINE_6_12;
+	dt_model_run(&c, FS_EXFAT, &b.scripts[0], NULL, &st12, NULL);
+	dt_batch_free(&b);
+
+	ck_assert_int_eq(ERR(st, 2), ENOSPC);
+	ck_assert_int_eq(ERR(st, 3), 0);
+	ck_assert_int_eq(ERR(st12, 2), 0);   /* 6.12: nothing reached s_wb_err */
+	dt_sresult_free(&st);
+	dt_sresult_free(&st12);
+}
+END_TEST
+
+/* tmpfs: noop_fsync reads nothing; sync_file_range's wait and syncfs do */
+START_TEST(t_tmpfs)
+{
+	const char *s = "open d0 f0 creat\nwrite d0\nerror data d0 EIO\nfsync d0\n"
+			"fdatasync d0\nsfr d0 WAIT_AFTER\nsyncfs d0\nclose d0\nevict\n"
+			"open d1 f0\nerror meta EIO\n";
+	struct dt_sresult r = run("stock", FS_TMPFS, s);
+
+	ck_assert_int_eq(ERR(r, 3), 0);
+	ck_assert_int_eq(ERR(r, 4), 0);
+	ck_assert_int_eq(ERR(r, 5), EIO);
+	ck_assert_int_eq(ERR(r, 6), EIO);
+	ck_assert_int_eq(ERR(r, 9), 0);
+	ck_assert_int_eq(ERR(r, 10), ENOTBLK); /* no block device */
+	dt_sresult_free(&r);
+}
+END_TEST
+
 START_TEST(t_many_fds)
 {
 	struct dt_sresult r = run("stock", FS_EXT4_ORDERED,
@@ -443,6 +511,9 @@ int main(void)
 	tcase_add_test(tc, t_parse_errors);
 	tcase_add_test(tc, t_print_roundtrip);
 	tcase_add_test(tc, t_trace_overflow_said);
+	tcase_add_test(tc, t_exfat_meta);
+	tcase_add_test(tc, t_exfat_syncfs);
+	tcase_add_test(tc, t_tmpfs);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -49,9 +49,9 @@ static void usage(void)
 		"       difftest compare [-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] "
 		"BATCH RESULTS\n"
 		"       difftest shrink [-c CONTRACT] [-f FS] [-r ROUND] DIVBATCH [RESULTS]\n"
-		"CONTRACT: stock | patched | md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,syncfs_bdev_cursor,md_once"
+		"CONTRACT: stock | patched | md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once"
 		" (no-X to clear),"
-		" bug=NAME, linux=6.1|6.12\nFS: ext2 | ext4-ordered | ext4-journal\n");
+		" bug=NAME, linux=6.1|6.12\nFS: ext2 | ext4-ordered | ext4-journal | vfat | exfat | tmpfs\n");
 	exit(2);
 }
 

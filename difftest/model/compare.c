@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The comparison: run a script through the model and hold the guest's results
+ * to it, op by op (results, then trace events), and say where and why they
+ * part (dt_model_run()).
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- comparison ---- */
+
+int m_opres_equal(const struct dt_opres *a, const struct dt_opres *b, int which)
+{
+	if ((a->done & (1 << which)) != (b->done & (1 << which)))
+		return 0;
+	return a->ret[which] == b->ret[which] && a->err[which] == b->err[which];
+}
+
+static int trace_cmp(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
+/* Compare trace events as multisets (par lines interleave them). */
+static int trace_equal(const struct dt_opres *a, const struct dt_opres *b, int sorted)
+{
+	char x[DT_MAX_TRACE][DT_TRACE_LEN], y[DT_MAX_TRACE][DT_TRACE_LEN];
+
+	if (a->ntr != b->ntr)
+		return 0;
+	memcpy(x, a->tr, sizeof(x));
+	memcpy(y, b->tr, sizeof(y));
+	if (sorted) {
+		qsort(x, (size_t)a->ntr, DT_TRACE_LEN, trace_cmp);
+		qsort(y, (size_t)b->ntr, DT_TRACE_LEN, trace_cmp);
+	}
+	for (int i = 0; i < a->ntr; i++)
+		if (strcmp(x[i], y[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * A "par" line's trace: as trace_equal(@pred, @obs), but when both threads
+ * use one descriptor @obs may also hold, per cursor, one "adv"/"mdadv" event whose old and new words are equal, when
+ * @pred advanced that cursor to that word.  It is the other thread of a race
+ * in which both passed the lockless errseq_check() of
+ * file_check_and_advance_wb_err() (or its md twin) before either took
+ * f_lock: the second finds the cursor advanced, reports 0 and still emits the
+ * tracepoint.  Its return values are those of a serial order.
+ */
+int m_trace_equal_par(const struct dt_op *op, const struct dt_opres *pred,
+			   const struct dt_opres *obs)
+{
+	char seen[DT_MAX_TRACE][DT_TRACE_LEN];
+	struct dt_opres x = *obs;
+	int nseen = 0;
+
+	if (trace_equal(pred, obs, 1))
+		return 1;
+	/* two descriptors: two cursors, each checked by one thread only */
+	if (op->sub[0].fd < 0 || op->sub[0].fd != op->sub[1].fd)
+		return 0;
+	for (int t = 0; t < x.ntr; t++) {
+		char kind[8], label[32], key[DT_TRACE_LEN];
+		unsigned int a, b;
+		int ok = 0;
+
+		if (sscanf(x.tr[t], "%7s %31s 0x%x 0x%x", kind, label, &a, &b) != 4 || a != b ||
+		    (strcmp(kind, "adv") && strcmp(kind, "mdadv")))
+			continue;
+		/* the winning thread's advance of that cursor to that word */
+		for (int k = 0; k < pred->ntr && !ok; k++) {
+			char pk[8], pl[32];
+			unsigned int pa, pb;
+
+			ok = sscanf(pred->tr[k], "%7s %31s 0x%x 0x%x", pk, pl, &pa, &pb) == 4 &&
+			     !strcmp(pk, kind) && !strcmp(pl, label) && pb == b && pa != pb;
+		}
+		/* at most one loser per cursor: a par line has two threads */
+		snprintf(key, sizeof(key), "%s %s", kind, label);
+		for (int u = 0; u < nseen && ok; u++)
+			ok = strcmp(seen[u], key) != 0;
+		if (!ok)
+			continue;
+		memcpy(seen[nseen++], key, sizeof(key));
+		memmove(x.tr[t], x.tr[t + 1], (size_t)(x.ntr - t - 1) * DT_TRACE_LEN);
+		x.ntr--;
+		t--;
+	}
+	return nseen && trace_equal(pred, &x, 1);
+}
+
+/* @op writes dirty pages back (README: real errors), or one of a par line's does. */
+static int writes_back(const struct dt_op *op)
+{
+	switch (op->code) {
+	case OP_FSYNC: case OP_FDATASYNC: case OP_SYNCFS: case OP_SYNC: case OP_EVICT:
+	case OP_FAIL:
+		return 1;
+	case OP_SFR:
+		return !!(op->flags & SFR_WRITE);
+	case OP_PAR:
+		return writes_back(&op->sub[0]) || writes_back(&op->sub[1]);
+	default:
+		return 0;
+	}
+}
+
+static int uses_fail(const struct dt_script *s)
+{
+	for (int i = 0; i < s->nops; i++)
+		if (s->ops[i].code == OP_FAIL)
+			return 1;
+	return 0;
+}
+
+/*
+ * The observed trace of op @op, without the set events of real writeback
+ * failures on files (@real: the script uses "fail"), which are not compared
+ * (see writeback()); every other event is.
+ */
+static void filter_obs(const struct dt_op *op, int real, const struct dt_opres *o,
+		       struct dt_opres *out)
+{
+	int drop = real && writes_back(op);
+
+	*out = *o;
+	out->ntr = 0;
+	for (int t = 0; t < o->ntr; t++)
+		if (!drop || strncmp(o->tr[t], "set f", 5))
+			memcpy(out->tr[out->ntr++], o->tr[t], DT_TRACE_LEN);
+}
+
+/* Append to @div's text; a text that would overflow is cut, never overrun. */
+static void what_add(struct dt_divergence *div, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void what_add(struct dt_divergence *div, const char *fmt, ...)
+{
+	size_t o = strlen(div->what);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(div->what + o, sizeof(div->what) - o, fmt, ap);
+	va_end(ap);
+}
+
+static void what_add_trace(struct dt_divergence *div, const struct dt_opres *r)
+{
+	for (int t = 0; t < r->ntr; t++)
+		what_add(div, "%s%s", t ? ", " : "", r->tr[t]);
+}
+
+static void describe(const struct dt_script *s, int i, const struct dt_opres *exp,
+		     const struct dt_opres *got, int trace, const char *note,
+		     struct dt_divergence *div)
+{
+	char opt[300], e0[48], e1[48], g0[48], g1[48];
+
+	if (!div || div->op >= 0)
+		return;
+	div->op = i;
+	div->what[0] = 0;
+	dt_op_format(&s->ops[i], opt, sizeof(opt));
+	dt_opres_format(exp, 0, e0, sizeof(e0));
+	dt_opres_format(got, 0, g0, sizeof(g0));
+	what_add(div, "op %d (line %d) `%s`: model %s", i, s->ops[i].line, opt, e0);
+	if (s->ops[i].code == OP_PAR) {
+		dt_opres_format(exp, 1, e1, sizeof(e1));
+		dt_opres_format(got, 1, g1, sizeof(g1));
+		what_add(div, " ; %s, kernel %s ; %s%s", e1, g0, g1, note);
+	} else {
+		what_add(div, ", kernel %s", g0);
+	}
+	if (trace) {
+		what_add(div, "; trace model [");
+		what_add_trace(div, exp);
+		what_add(div, "] kernel [");
+		what_add_trace(div, got);
+		what_add(div, "]");
+	}
+}
+static int has_results(const struct dt_op *op, const struct dt_opres *o)
+{
+	int want = op->code == OP_PAR ? 3 : 1;
+
+	return (o->done & want) == want;
+}
+
+/* Where a block without "DT E" was cut: its last op with any output. */
+static int cut_at(const struct dt_script *s, const struct dt_sresult *obs)
+{
+	int last = 0;
+
+	if (obs->complete)
+		return s->nops;
+	for (int i = 0; i < obs->nops && i < s->nops; i++)
+		if (obs->ops[i].done || obs->ops[i].ntr)
+			last = i;
+	return last;
+}
+
+/* Op @i lacks results (or, in a cut log, may have lost some). */
+static void describe_missing(const struct dt_script *s, int i, const struct dt_sresult *obs,
+			     struct dt_divergence *div)
+{
+	char opt[300];
+
+	if (!div || div->op >= 0)
+		return;
+	div->op = i;
+	div->incomplete = !obs->complete;
+	dt_op_format(&s->ops[i], opt, sizeof(opt));
+	snprintf(div->what, sizeof(div->what), "%s op %d (line %d) `%s`%s%s%s",
+		 obs->complete ? "no result from the guest for" :
+		 "guest did not finish the script: its results end at", i, s->ops[i].line, opt,
+		 obs->fail[0] ? " (guest: " : "", obs->fail, obs->fail[0] ? ")" : "");
+}
+
+/*
+ * Op @i has more trace events than DT_MAX_TRACE (the guest's or the model's):
+ * the dropped ones cannot be compared, so the script is not judged; like a
+ * cut log, that is no divergence of the kernel.
+ */
+static void describe_lost(const struct dt_script *s, int i, const char *who, int lost,
+			  struct dt_divergence *div)
+{
+	char opt[300];
+
+	if (!div || div->op >= 0)
+		return;
+	div->op = i;
+	div->incomplete = 1;
+	dt_op_format(&s->ops[i], opt, sizeof(opt));
+	snprintf(div->what, sizeof(div->what),
+		 "%s dropped %d trace event(s) of op %d (line %d) `%s` past %d: not comparable",
+		 who, lost, i, s->ops[i].line, opt, DT_MAX_TRACE);
+}
+
+int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_script *s,
+		 const struct dt_sresult *obs, struct dt_sresult *pred, struct dt_divergence *div)
+{
+	struct m_state *m = malloc(sizeof(*m));
+	struct dt_sresult local;
+	int ndiv = 0, trace = obs ? obs->trace : 1, cut = obs ? cut_at(s, obs) : s->nops;
+	int real = uses_fail(s);
+
+	if (!m)
+		abort();
+	m_state_init(m, c, fs);
+	if (!pred)
+		pred = &local;
+	dt_sresult_init(pred, s->name, s->nops);
+	pred->trace = trace;
+	pred->complete = 1;
+	if (div) {
+		div->op = -1;
+		div->incomplete = 0;
+		div->what[0] = 0;
+		div->cut_op = -1;
+		div->cut_why[0] = 0;
+	}
+	for (int i = 0; i < s->nops; i++) {
+		const struct dt_op *op = &s->ops[i];
+		struct dt_opres *p = &pred->ops[i];
+		static const struct dt_opres none;
+		struct dt_opres ofilt;
+		const struct dt_opres *o = NULL;
+		char note[96];
+		int bad;
+
+		if (obs) {
+			filter_obs(op, real, i < obs->nops ? &obs->ops[i] : &none, &ofilt);
+			o = &ofilt;
+		}
+		note[0] = 0;
+		if (op->code == OP_PAR) {
+			bad = m_run_par(m, op, o, p, trace, note, sizeof(note));
+		} else {
+			struct out w = {p, 0};
+
+			m_step(m, op, &w);
+			bad = o && (!m_opres_equal(p, o, 0) || (trace && !trace_equal(p, o, 0)));
+		}
+		if (m->cut && div && i + 1 < s->nops) {
+			div->cut_op = i + 1;
+			snprintf(div->cut_why, sizeof(div->cut_why),
+				 "ext4 journal aborted after a metadata error (linux=6.12)");
+		}
+		if (o && trace && (o->tr_lost || p->tr_lost)) {
+			ndiv++;
+			describe_lost(s, i, o->tr_lost ? "guest" : "model",
+				      o->tr_lost ? o->tr_lost : p->tr_lost, div);
+		} else if (o && (!has_results(op, o) || (bad && i >= cut))) {
+			ndiv++;
+			describe_missing(s, i, obs, div);
+		} else if (bad) {
+			ndiv++;
+			describe(s, i, p, o, trace, note, div);
+		}
+		if (m->cut)
+			break;
+	}
+	if (obs && !obs->complete && !ndiv) {
+		ndiv++;
+		if (div) {
+			div->op = s->nops;
+			div->incomplete = 1;
+			snprintf(div->what, sizeof(div->what), "guest did not finish the script%s%s",
+				 obs->fail[0] ? ": " : " (no 'DT E')", obs->fail);
+		}
+	}
+	if (pred == &local)
+		dt_sresult_free(&local);
+	free(m);
+	return ndiv;
+}
+
+

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ext2 (the real ext2 driver, CONFIG_EXT2_FS): ext2_fsync() is
+ * generic_file_fsync() -> __generic_file_fsync() (fs/ext2/file.c); no
+ * ->sync_fs error of its own, no reader of the block device's error.
+ */
+#include "internal.h"
+
+const struct dt_fs_rules dt_fs_ext2 = {
+	.name = "ext2",
+	.has_bdev = 1,
+	.fsync = m_generic_file_fsync,
+};

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vfat (fs/fat) and exfat (fs/exfat): both fsync through
+ * __generic_file_fsync() and then write the filesystem's own metadata through
+ * the block device, after the patched metadata check (kernel-port 0015, 0016).
+ */
+#include <errno.h>
+
+#include "internal.h"
+
+/*
+ * fs/fat/file.c fat_file_fsync(): __generic_file_fsync() (its error returned
+ * at once), then sync_mapping_buffers() of the FAT inode's mapping (a FAT
+ * block's write failure; the deterministic injections fail no buffer, so 0),
+ * then blkdev_issue_flush().  fat_md_once (0016): the md cursor is checked
+ * again after the FAT write-out (finds nothing new in a serial order).
+ */
+static int fat_file_fsync(struct m_state *m, struct m_fd *f, struct out *w)
+{
+	int ret = m_generic_file_fsync(m, f, w);
+
+	if (ret)
+		return ret;
+	if (m->c.md_cursor && m->c.fat_md_once)
+		ret = m_file_check_and_advance_md_wb_err(m, f, w);
+	return ret;
+}
+
+/*
+ * fs/exfat/file.c exfat_file_fsync(): __generic_file_fsync() (its error
+ * returned at once), then sync_blockdev(sb->s_bdev), whose
+ * filemap_check_errors() returns and clears the bdev mapping's AS_EIO/
+ * AS_ENOSPC: on stock 6.1 the first fsync after a metadata error, on any
+ * descriptor of any file, gets it (EIO for any errno but ENOSPC), and no
+ * other.  fat_md_once (0015): sync_blockdev_errseq() writes and clears the
+ * flags without reporting them, and the md cursor is checked again; without
+ * it (the series before the review) a metadata error was reported twice:
+ * through f_md_wb_err, then by the flags on the next fsync.
+ */
+static int exfat_file_fsync(struct m_state *m, struct m_fd *f, struct out *w)
+{
+	int ret = m_generic_file_fsync(m, f, w);
+
+	if (ret)
+		return ret;
+	if (m->c.md_cursor && m->c.fat_md_once) {
+		m->bdev_as = 0;
+		return m_file_check_and_advance_md_wb_err(m, f, w);
+	}
+	return m_filemap_check_errors(&m->bdev_as);
+}
+
+/*
+ * fs/exfat/super.c exfat_sync_fs(sb, 1): sync_blockdev(sb->s_bdev) with its
+ * result ignored: the bdev mapping's AS_* flags are cleared and nobody gets
+ * them, so on exfat syncfs reports a metadata error through f_sb_err alone
+ * (6.1: mark_buffer_write_io_error() set s_wb_err; on 6.12 nothing reaches it).
+ */
+static int exfat_sync_fs(struct m_state *m)
+{
+	m->bdev_as = 0;
+	return 0;
+}
+
+const struct dt_fs_rules dt_fs_vfat = {
+	.name = "vfat",
+	.has_bdev = 1,
+	.fsync = fat_file_fsync,
+};
+
+const struct dt_fs_rules dt_fs_exfat = {
+	.name = "exfat",
+	.has_bdev = 1,
+	.fsync = exfat_file_fsync,
+	.sync_fs = exfat_sync_fs,
+};

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The model's inside, shared by its files:
+ *
+ *   vfs.c        the kernel objects and the generic VFS / page-cache rules
+ *                (mm/filemap.c, fs/libfs.c, fs/sync.c, fs/open.c), one op at a time
+ *   fs.c         the filesystem table: enum dt_fs -> struct dt_fs_rules
+ *   fs-ext2.c, fs-ext4.c, fs-fat.c (vfat, exfat), fs-tmpfs.c
+ *                each filesystem's own rules (its ->fsync, ->sync_fs, what it does
+ *                when a metadata buffer fails)
+ *   line.c       what differs between kernel lines (6.1, 6.12), as named switches
+ *   contract.c   the contract switches (stock vs patched) and the planted bugs
+ *   par.c        "par" lines: the two orders and the races the kernel really has
+ *   compare.c    the comparison with the guest's results (dt_model_run)
+ *
+ * Adding a filesystem is a file with its struct dt_fs_rules and an entry in
+ * fs.c's table (and enum dt_fs in model.h).
+ */
+#ifndef DIFFTEST_MODEL_INTERNAL_H
+#define DIFFTEST_MODEL_INTERNAL_H
+
+#include <stdint.h>
+
+#include "model.h"
+
+#define AS_EIO 1u
+#define AS_ENOSPC 2u
+#define MAX_INODES 64
+#define PAGE 4096
+#define MAX_PAGES ((int)(DT_MAX_FILE_SIZE / PAGE)) /* the parser keeps writes within */
+
+struct m_inode {
+	int used;
+	int label;      /* file index it was created under (trace object fN) */
+	int linked;     /* has a name */
+	int nopen;
+	errseq_t wb_err;
+	unsigned as;    /* AS_EIO / AS_ENOSPC in mapping->flags */
+	long long size;
+	int fail_pages; /* pages [0, fail_pages) sit on a dm error target (copy of disk_fail) */
+	uint64_t dirty[MAX_PAGES / 64]; /* dirty page-cache pages */
+	uint64_t cached[MAX_PAGES / 64];/* pages in the page cache (uptodate) */
+};
+
+struct m_fd {
+	int state;      /* 0 closed, 1 open, 2 open failed (guest holds -1: EBADF) */
+	int ino;
+	int rdonly;
+	long long pos;
+	errseq_t f_wb_err, f_sb_err, f_md_wb_err, f_sb_bdev_err;
+};
+
+struct dt_fs_rules;
+struct dt_line_rules;
+
+struct m_state {
+	enum dt_fs fs;
+	const struct dt_fs_rules *fsr;
+	const struct dt_line_rules *k;
+	struct dt_contract c;
+	int cut;                    /* the kernel left what the model follows (a per-line
+				       rule): the ops after this one are not compared */
+	int exists[DT_MAX_FILES];   /* a name on disk */
+	int cached[DT_MAX_FILES];   /* in-memory inode of the name, or -1 */
+	int disk_fail[DT_MAX_FILES];/* pages of the file's blocks under the dm error target */
+	long long disk_size[DT_MAX_FILES];
+	struct m_inode ino[MAX_INODES];
+	struct m_fd fd[DT_MAX_FDS];
+	errseq_t s_wb_err;          /* sb->s_wb_err */
+	errseq_t bdev_wb_err;       /* sb->s_bdev->bd_inode->i_mapping->wb_err */
+	unsigned bdev_as;
+	errseq_t ext4_bdev_cursor;  /* EXT4_SB(sb)->s_bdev_wb_err */
+};
+
+/* Where an op's predicted results go (NULL: nowhere). */
+struct out {
+	struct dt_opres *o;
+	int which;
+};
+
+/*
+ * A filesystem's own rules. The generic ones (vfs.c) apply where a hook is
+ * NULL or a flag is 0.
+ */
+struct dt_fs_rules {
+	const char *name;               /* the --fs name */
+	unsigned has_bdev : 1;          /* on a block device: "error meta", sync_blockdev(),
+					   the patched md cursors; tmpfs has none */
+	unsigned pins_inodes : 1;       /* drop_caches frees none of its inodes (tmpfs:
+					   every inode is pinned by its dentry) */
+	/* ->fsync (fsync and fdatasync alike here); returns 0 or -errno */
+	int (*fsync)(struct m_state *m, struct m_fd *f, struct out *w);
+	/* ->sync_fs(sb, 1) within sync_filesystem(); NULL: none (its errors
+	 * are returned first: sync_filesystem() stops there) */
+	int (*sync_fs)(struct m_state *m);
+	/* right after a metadata buffer's write failed ("error meta"): the
+	 * filesystem's own readers of the bdev error (ext4), NULL: none */
+	void (*meta_error)(struct m_state *m);
+};
+
+extern const struct dt_fs_rules dt_fs_ext2, dt_fs_ext4_ordered, dt_fs_ext4_journal, dt_fs_vfat,
+	dt_fs_exfat, dt_fs_tmpfs;
+const struct dt_fs_rules *dt_fs_rules_of(enum dt_fs fs);
+
+/*
+ * What differs between kernel lines, each a named fact with the source line
+ * it follows (line.c); the model asks these, never the line's number.
+ */
+struct dt_line_rules {
+	const char *name;
+	/* mark_buffer_write_io_error() also sets bd_super->s_wb_err (6.1;
+	 * 6.12 has no bd_super: only for a buffer on an inode's b_assoc_map) */
+	unsigned meta_sets_sb_err : 1;
+	/* jbd2_journal_get_write_access() aborts the journal on a bdev write
+	 * error (6.12); on 6.1 ext4_check_bdev_write_error() marks it seen */
+	unsigned jbd2_aborts_on_bdev_err : 1;
+};
+const struct dt_line_rules *dt_line_rules_of(enum dt_line l);
+
+/* vfs.c */
+void m_state_init(struct m_state *m, const struct dt_contract *c, enum dt_fs fs);
+void m_step(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_put(struct out *w, long ret, int err);
+void m_writeback(struct m_state *m, int i, long long first, long long last);
+void m_writeback_all(struct m_state *m);
+int m_filemap_check_errors(unsigned *as);
+int m_file_check_and_advance_wb_err(struct m_state *m, struct m_fd *f, struct out *w);
+int m_file_check_and_advance_md_wb_err(struct m_state *m, struct m_fd *f, struct out *w);
+int m_generic_file_fsync(struct m_state *m, struct m_fd *f, struct out *w);
+int m_sb_errs(struct m_state *m, struct m_fd *f);
+int m_sync_filesystem(struct m_state *m);
+
+/* par.c: a "par" line against the kernel's results @obs (NULL: predict only) */
+int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *obs,
+	      struct dt_opres *pred, int trace, char *note, size_t notelen);
+/* compare.c, for par.c */
+int m_opres_equal(const struct dt_opres *a, const struct dt_opres *b, int which);
+int m_trace_equal_par(const struct dt_op *op, const struct dt_opres *pred,
+		      const struct dt_opres *obs);
+
+#endif

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What differs between the kernel lines the model follows: each a named fact,
+ * with the source it comes from (difftest/README.md, "Kernel lines").
+ */
+#include <string.h>
+
+#include "internal.h"
+
+static const struct dt_line_rules lines[] = {
+	[DT_LINE_6_1] = {
+		.name = "6.1",
+		/* fs/buffer.c mark_buffer_write_io_error(): errseq_set(&bd_super->s_wb_err) */
+		.meta_sets_sb_err = 1,
+		/* fs/ext4/ext4_jbd2.c __ext4_journal_get_write_access():
+		 * ext4_check_bdev_write_error() */
+		.jbd2_aborts_on_bdev_err = 0,
+	},
+	[DT_LINE_6_12] = {
+		.name = "6.12",
+		/* fs/buffer.c:1214 (6.12.118): no bd_super; s_wb_err only for a
+		 * buffer on an inode's b_assoc_map list */
+		.meta_sets_sb_err = 0,
+		/* fs/jbd2/transaction.c:1226 jbd2_check_fs_dev_write_error() ->
+		 * jbd2_journal_abort(); ext4_check_bdev_write_error() only without
+		 * a journal (fs/ext4/ext4_jbd2.c:246) */
+		.jbd2_aborts_on_bdev_err = 1,
+	},
+};
+
+const struct dt_line_rules *dt_line_rules_of(enum dt_line l)
+{
+	return &lines[l == DT_LINE_6_12 ? DT_LINE_6_12 : DT_LINE_6_1];
+}
+
+int dt_line_parse(const char *s, enum dt_line *out)
+{
+	for (unsigned i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (!strcmp(s, lines[i].name)) {
+			*out = (enum dt_line)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *dt_line_name(enum dt_line l)
+{
+	return dt_line_rules_of(l)->name;
+}

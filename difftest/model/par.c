@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "par" lines: two ops at once in two threads. The outcomes the model allows
+ * are the two serial orders plus the races the kernel really has
+ * (difftest/README.md, "The model", par).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+
+/*
+ * A "par" line: the outcomes the model allows are the two orders, and, for
+ * two syncfs() on one descriptor, the races of its two reporting channels
+ * (below); trace_equal_par() admits a racing checker's no-op event.
+ */
+int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *obs,
+		   struct dt_opres *pred, int trace, char *note, size_t notelen)
+{
+	struct m_state cand[4];
+	struct dt_opres res[4];
+	int n = 0, best;
+
+	for (int order = 0; order < 2; order++) {
+		struct out w0, w1;
+
+		cand[n] = *m;
+		memset(&res[n], 0, sizeof(res[n]));
+		w0.o = &res[n];
+		w0.which = order;
+		w1.o = &res[n];
+		w1.which = !order;
+		m_step(&cand[n], &op->sub[order], &w0);
+		m_step(&cand[n], &op->sub[!order], &w1);
+		n++;
+	}
+	if (op->sub[0].code == OP_SYNCFS && op->sub[1].code == OP_SYNCFS &&
+	    op->sub[0].fd == op->sub[1].fd && m->fd[op->sub[0].fd].state == 1) {
+		/*
+		 * syncfs() reports through two channels: sync_filesystem()'s
+		 * test-and-clear of AS_EIO/AS_ENOSPC on the bdev mapping (one
+		 * caller in the system gets it) and the f_sb_err cursor.  Racing,
+		 * the flag can go to one thread and the cursor's report to the
+		 * other, even with the cursor advanced under f_lock (0003): one
+		 * metadata error, returned by both; syncfs_cursor_only (0014)
+		 * takes the flags out of syncfs's result.  Unlocked (stock),
+		 * both may also read the same f_sb_err and both report it.
+		 */
+		for (int first = 0; first < 2; first++) {
+			struct m_state t = *m;
+			struct m_fd *f = &t.fd[op->sub[0].fd];
+			int fl[2], r2[2];
+
+			memset(&res[n], 0, sizeof(res[n]));
+			fl[first] = m_sync_filesystem(&t);
+			fl[!first] = 0;
+			r2[!first] = m_sb_errs(&t, f);
+			/* locked: the other thread finds the cursor advanced */
+			r2[first] = m->c.syncfs_locked ? 0 : r2[!first];
+			for (int k = 0; k < 2; k++) {
+				int r = fl[k] ? fl[k] : r2[k];
+
+				res[n].ret[k] = r ? -1 : 0;
+				res[n].err[k] = -r;
+				res[n].done |= 1 << k;
+			}
+			cand[n] = t;
+			n++;
+		}
+	}
+	if (m->c.md_cursor && (op->sub[0].code == OP_FSYNC || op->sub[0].code == OP_FDATASYNC) &&
+	    (op->sub[1].code == OP_FSYNC || op->sub[1].code == OP_FDATASYNC) &&
+	    op->sub[0].fd == op->sub[1].fd && m->fd[op->sub[0].fd].state == 1) {
+		/*
+		 * Two fsyncs on one descriptor check two cursors, f_wb_err then
+		 * f_md_wb_err, each advanced under f_lock: one thread can win
+		 * the data cursor and the other the metadata cursor, so a data
+		 * and a metadata error go one to each thread (each reported
+		 * once, as the contract asks).  Modelled as the winner of the
+		 * data cursor running without its metadata check.
+		 */
+		for (int first = 0; first < 2; first++) {
+			struct out w0 = {&res[n], first}, w1 = {&res[n], !first};
+
+			cand[n] = *m;
+			memset(&res[n], 0, sizeof(res[n]));
+			cand[n].c.md_cursor = 0;
+			m_step(&cand[n], &op->sub[first], &w0);
+			cand[n].c.md_cursor = 1;
+			m_step(&cand[n], &op->sub[!first], &w1);
+			n++;
+		}
+	}
+	for (int k = 0; k < n; k++) {
+		if (!obs || (m_opres_equal(&res[k], obs, 0) && m_opres_equal(&res[k], obs, 1) &&
+			     (!trace || m_trace_equal_par(op, &res[k], obs)))) {
+			*m = cand[k];
+			*pred = res[k];
+			return 0;
+		}
+	}
+	/* show the outcome with the kernel's results, if one has them */
+	for (best = 0; best < n && !(m_opres_equal(&res[best], obs, 0) &&
+				      m_opres_equal(&res[best], obs, 1)); best++)
+		;
+	if (best < n)
+		snprintf(note, notelen, " (the allowed outcome with the kernel's results, of %d; "
+			 "only the trace differs)", n);
+	else
+		snprintf(note, notelen, " (the first of %d allowed outcomes; none has the kernel's "
+			 "results)", n);
+	best = best < n ? best : 0;
+	*m = cand[best];
+	*pred = res[best];
+	return 1;
+}
+

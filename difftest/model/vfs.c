@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The difftest model of Linux's writeback error reporting, on liberrseq: the
+ * kernel objects and the generic VFS / page-cache rules (mm/filemap.c,
+ * fs/libfs.c, fs/sync.c, fs/open.c, fs/inode.c), one op at a time. What a
+ * filesystem does its own way is in model/fs-*.c, what a kernel line does its
+ * own way in model/line.c (model/internal.h has the map).
+ *
+ * Objects (each errseq_t is a liberrseq word, updated with the same four
+ * functions the kernel uses):
+ *   - inode: mapping->wb_err, mapping->flags AS_EIO/AS_ENOSPC, link and open counts;
+ *   - superblock: s_wb_err;
+ *   - block device: bd_inode->i_mapping->wb_err and its AS_* flags; and ext4's
+ *     own reader of it, sbi->s_bdev_wb_err;
+ *   - open file: f_wb_err, f_sb_err (and the patched kernel's f_md_wb_err,
+ *     f_sb_bdev_err).
+ * Each function below names the 6.1 code it stands for.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+void m_state_init(struct m_state *m, const struct dt_contract *c, enum dt_fs fs)
+{
+	memset(m, 0, sizeof(*m));
+	m->fs = fs;
+	m->fsr = dt_fs_rules_of(fs);
+	m->k = dt_line_rules_of(c->line);
+	m->c = *c;
+	for (int i = 0; i < DT_MAX_FILES; i++)
+		m->cached[i] = -1;
+	/* The guest starts each script on a fresh mount over a block device whose
+	 * wb_err it reset to 0 (as invalidate_disk() does); ext4's mount then
+	 * samples it (errseq_check_and_advance from 0: stays 0). */
+}
+
+static int inode_new(struct m_state *m, int label)
+{
+	for (int i = 0; i < MAX_INODES; i++)
+		if (!m->ino[i].used) {
+			memset(&m->ino[i], 0, sizeof(m->ino[i]));
+			m->ino[i].used = 1;
+			m->ino[i].label = label;
+			m->ino[i].linked = 1;
+			/* inode_init_always(): mapping->wb_err = 0, flags 0 */
+			return i;
+		}
+	abort(); /* scripts have <= 8 names and 16 descriptors */
+}
+
+/* iget: the in-memory inode of a name, read from disk if not cached */
+static int inode_get(struct m_state *m, int file)
+{
+	if (m->cached[file] < 0) {
+		m->cached[file] = inode_new(m, file);
+		m->ino[m->cached[file]].fail_pages = m->disk_fail[file];
+		m->ino[m->cached[file]].size = m->disk_size[file];
+	}
+	return m->cached[file];
+}
+
+static void inode_maybe_free(struct m_state *m, int i)
+{
+	/* iput_final(): an unlinked inode goes when its last user does */
+	if (!m->ino[i].linked && m->ino[i].nopen == 0)
+		m->ino[i].used = 0;
+}
+
+void m_put(struct out *w, long ret, int err)
+{
+	if (!w->o)
+		return;
+	w->o->ret[w->which] = ret;
+	w->o->err[w->which] = err;
+	w->o->done |= 1 << w->which;
+}
+
+static long fail(struct out *w, int err)
+{
+	m_put(w, -1, err);
+	return -1;
+}
+
+/* include/linux/pagemap.h mapping_set_error() */
+static void mapping_set_error(struct m_state *m, errseq_t *wb_err, unsigned *as,
+			      errseq_t *host_sb_err, const char *obj, struct out *w, int err)
+{
+	errseq_t eseq;
+
+	if (m->c.bug == BUG_ENOSPC_AS_EIO && err == ENOSPC)
+		err = EIO;
+	/* __filemap_set_wb_err(): errseq_set + trace_filemap_set_wb_err(mapping, eseq) */
+	eseq = errseq_set(wb_err, -err);
+	if (w->o)
+		dt_opres_trace(w->o, "set %s 0x%x", obj, eseq);
+	/* errseq_set(&mapping->host->i_sb->s_wb_err, error) */
+	if (host_sb_err && m->c.bug != BUG_NO_SB_ERR)
+		errseq_set(host_sb_err, -err);
+	if (err == ENOSPC)
+		*as |= AS_ENOSPC;
+	else
+		*as |= AS_EIO;
+}
+
+/*
+ * Write back the dirty pages of an inode in [first, last]; those on a failed
+ * (dm error) range complete with EIO: the bio end_io's mapping_set_error()
+ * (ext4_finish_bio, mpage_end_io, end_buffer_async_write).
+ */
+void m_writeback(struct m_state *m, int i, long long first, long long last)
+{
+	struct m_inode *in = &m->ino[i];
+	int failed = 0;
+	char obj[16];
+
+	if (last >= MAX_PAGES)
+		last = MAX_PAGES - 1;
+	for (long long p = first < 0 ? 0 : first; p <= last; p++) {
+		uint64_t bit = 1ULL << (p % 64);
+
+		if (!(in->dirty[p / 64] & bit))
+			continue;
+		in->dirty[p / 64] &= ~bit;
+		if (p < in->fail_pages)
+			failed = 1;
+	}
+	if (failed) {
+		/* the bio end_io's filemap_set_wb_err events are not compared:
+		 * their number depends on how the pages went out in bios (ext4
+		 * calls mapping_set_error() per bio and per page), and the trace
+		 * of an I/O completion can miss the window of the syscall;
+		 * the adv events that follow check the resulting word */
+		struct out nw = {NULL, 0};
+
+		snprintf(obj, sizeof(obj), "f%d", in->label);
+		mapping_set_error(m, &in->wb_err, &in->as, &m->s_wb_err, obj, &nw, EIO);
+	}
+}
+
+void m_writeback_all(struct m_state *m)
+{
+	for (int i = 0; i < MAX_INODES; i++)
+		if (m->ino[i].used)
+			m_writeback(m, i, 0, MAX_PAGES - 1);
+}
+
+/* mm/filemap.c file_check_and_advance_wb_err() */
+int m_file_check_and_advance_wb_err(struct m_state *m, struct m_fd *f, struct out *w)
+{
+	struct m_inode *in = &m->ino[f->ino];
+	int err = 0;
+
+	if (errseq_check(&in->wb_err, f->f_wb_err)) {
+		errseq_t old = f->f_wb_err;
+
+		err = errseq_check_and_advance(&in->wb_err, &f->f_wb_err);
+		if (w->o)
+			dt_opres_trace(w->o, "adv f%d 0x%x 0x%x", in->label, old, f->f_wb_err);
+	}
+	in->as = 0; /* clear_bit(AS_EIO), clear_bit(AS_ENOSPC) */
+	return err;
+}
+
+/* mm/filemap.c filemap_check_errors(): test_and_clear, EIO checked last */
+int m_filemap_check_errors(unsigned *as)
+{
+	int ret = 0;
+
+	if (*as & AS_ENOSPC)
+		ret = -ENOSPC;
+	if (*as & AS_EIO)
+		ret = -EIO;
+	*as = 0;
+	return ret;
+}
+
+static struct m_fd *fd_of(struct m_state *m, const struct dt_op *op)
+{
+	return &m->fd[op->fd];
+}
+
+/* patched (kernel-port 0007): file_check_and_advance_md_wb_err() */
+int m_file_check_and_advance_md_wb_err(struct m_state *m, struct m_fd *f, struct out *w)
+{
+	int err = 0;
+
+	if (errseq_check(&m->bdev_wb_err, f->f_md_wb_err)) {
+		errseq_t old = f->f_md_wb_err;
+
+		err = errseq_check_and_advance(&m->bdev_wb_err, &f->f_md_wb_err);
+		if (w->o)
+			dt_opres_trace(w->o, "mdadv f%d 0x%x 0x%x", m->ino[f->ino].label, old,
+				       f->f_md_wb_err);
+	}
+	return err;
+}
+
+/*
+ * fs/libfs.c __generic_file_fsync() (ext2, vfat, exfat):
+ * file_write_and_wait_range() -> file_check_and_advance_wb_err(), returning
+ * at once when it fails; then the metadata, and a second check (finds nothing
+ * new). The data written out completes without error unless its blocks sit
+ * on a failed extent ("fail"): the injected errors are recorded, not caused
+ * by this writeback.  Patched (0008): file_check_and_advance_md_wb_err() at
+ * the end, skipped when the data wait failed; md_once (0008/0012 since the
+ * review): consumed then too (one failed indirect block is in both words),
+ * and the data error returned.
+ */
+int m_generic_file_fsync(struct m_state *m, struct m_fd *f, struct out *w)
+{
+	int ret;
+
+	m_writeback(m, f->ino, 0, MAX_PAGES - 1);
+	ret = m_file_check_and_advance_wb_err(m, f, w);
+	if (m->c.md_cursor && (m->c.md_once || !ret)) {
+		int err = m_file_check_and_advance_md_wb_err(m, f, w);
+
+		if (!ret)
+			ret = err;
+	}
+	return ret;
+}
+
+/*
+ * syncfs's cursors: f_sb_err on sb->s_wb_err and, patched
+ * (syncfs_bdev_cursor: file_check_and_advance_sb_errs(), kernel-port 0014),
+ * f_sb_bdev_err on the bdev mapping's wb_err, in one f_lock section; the
+ * sb's error first.  Advancing the bdev cursor marks the bdev error SEEN.
+ */
+int m_sb_errs(struct m_state *m, struct m_fd *f)
+{
+	int err = errseq_check_and_advance(&m->s_wb_err, &f->f_sb_err), bdev_err = 0;
+
+	if (m->c.syncfs_bdev_cursor)
+		bdev_err = errseq_check_and_advance(&m->bdev_wb_err, &f->f_sb_bdev_err);
+	return err ? err : bdev_err;
+}
+
+/*
+ * fs/sync.c sync_filesystem(): write the inodes, ->sync_fs (whose error ends
+ * it), then sync_blockdev(sb->s_bdev) = filemap_write_and_wait() on the bdev
+ * mapping, whose filemap_check_errors() consumes AS_EIO/AS_ENOSPC there (EIO
+ * for any errno but ENOSPC).  Patched (syncfs_cursor_only, kernel-port 0014):
+ * the flags are cleared, not returned; the error comes from the cursors.
+ */
+int m_sync_filesystem(struct m_state *m)
+{
+	int ret;
+
+	m_writeback_all(m);
+	if (m->fsr->sync_fs && (ret = m->fsr->sync_fs(m)))
+		return ret;
+	if (!m->fsr->has_bdev)
+		return 0; /* sync_blockdev(NULL) */
+	ret = m_filemap_check_errors(&m->bdev_as);
+	return m->c.syncfs_cursor_only ? 0 : ret;
+}
+
+/* fs/sync.c syncfs(): sync_filesystem(), then errseq_check_and_advance(&sb->s_wb_err) */
+static int do_syncfs(struct m_state *m, struct m_fd *f)
+{
+	int ret = m_sync_filesystem(m), ret2 = m_sb_errs(m, f);
+
+	return ret ? ret : ret2;
+}
+
+/* One op (not par). Returns the result through @w. */
+void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
+{
+	struct m_fd *f;
+	int r;
+
+	switch (op->code) {
+	case OP_OPEN: {
+		int i;
+
+		f = fd_of(m, op);
+		if (!m->exists[op->file]) {
+			if (!(op->flags & OPEN_CREAT)) {
+				f->state = 2;
+				fail(w, ENOENT);
+				return;
+			}
+			m->exists[op->file] = 1;
+			m->disk_size[op->file] = 0;
+			m->disk_fail[op->file] = 0;
+			m->cached[op->file] = inode_new(m, op->file);
+		}
+		i = inode_get(m, op->file);
+		f->state = 1;
+		f->ino = i;
+		f->pos = 0;
+		f->rdonly = !!(op->flags & OPEN_RDONLY);
+		if (op->flags & OPEN_TRUNC) {
+			/* truncate_pagecache(): dirty pages go, unwritten; blocks freed */
+			memset(m->ino[i].dirty, 0, sizeof(m->ino[i].dirty));
+			memset(m->ino[i].cached, 0, sizeof(m->ino[i].cached));
+			m->ino[i].size = 0;
+			m->ino[i].fail_pages = 0;
+			m->disk_fail[op->file] = 0;
+			m->disk_size[op->file] = 0;
+		}
+		/* fs/open.c do_dentry_open(): f_wb_err = filemap_sample_wb_err(),
+		 * f_sb_err = file_sample_sb_err() */
+		if (m->c.bug == BUG_SAMPLE_RAW)
+			f->f_wb_err = m->ino[i].wb_err;
+		else
+			f->f_wb_err = errseq_sample(&m->ino[i].wb_err);
+		f->f_sb_err = errseq_sample(&m->s_wb_err);
+		/* patched: f_md_wb_err = filemap_sample_wb_err(bdev mapping) */
+		f->f_md_wb_err = errseq_sample(&m->bdev_wb_err);
+		/* patched: f_sb_bdev_err = file_sample_sb_bdev_err(), the same */
+		f->f_sb_bdev_err = f->f_md_wb_err;
+		m->ino[i].nopen++;
+		m_put(w, 0, 0);
+		return;
+	}
+	case OP_WRITE:
+		f = fd_of(m, op);
+		if (f->state != 1 || f->rdonly) {
+			fail(w, EBADF);
+			return;
+		}
+		if (op->len > 0) {
+			struct m_inode *in = &m->ino[f->ino];
+			long long done = 0;
+
+			/* generic_perform_write(), page by page: write_begin reads a
+			 * block it only partly overwrites when it is not in the page
+			 * cache; on a failed (dm error) block that read gets EIO: a
+			 * short write, or -EIO if nothing was written */
+			for (long long p = f->pos / PAGE; p <= (f->pos + op->len - 1) / PAGE && p < MAX_PAGES; p++) {
+				long long from = p * PAGE > f->pos ? p * PAGE : f->pos;
+				long long to = (p + 1) * PAGE < f->pos + op->len ? (p + 1) * PAGE
+										 : f->pos + op->len;
+				uint64_t bit = 1ULL << (p % 64);
+				int partial = from > p * PAGE || to < (p + 1) * PAGE;
+
+				if (partial && !(in->cached[p / 64] & bit) && p < in->fail_pages)
+					break;
+				in->dirty[p / 64] |= bit;
+				in->cached[p / 64] |= bit;
+				done += to - from;
+			}
+			f->pos += done;
+			if (f->pos > in->size)
+				in->size = f->pos;
+			if (in->linked)
+				m->disk_size[in->label] = in->size;
+			if (done == 0) {
+				fail(w, EIO);
+				return;
+			}
+			m_put(w, done, 0);
+			return;
+		}
+		m_put(w, op->len, 0);
+		return;
+	case OP_FSYNC:
+	case OP_FDATASYNC:
+		f = fd_of(m, op);
+		if (f->state != 1) {
+			fail(w, EBADF);
+			return;
+		}
+		r = m->fsr->fsync(m, f, w);
+		m_put(w, r ? -1 : 0, -r);
+		return;
+	case OP_SFR: {
+		long long end;
+
+		f = fd_of(m, op);
+		if (f->state != 1) {
+			fail(w, EBADF);
+			return;
+		}
+		/* fs/sync.c sync_file_range() */
+		if ((op->flags & ~7u) || op->off < 0 || op->len < 0 ||
+		    __builtin_add_overflow(op->off, op->len, &end)) {
+			fail(w, EINVAL);
+			return;
+		}
+		r = 0;
+		if (m->c.bug == BUG_SFR_ANY) {
+			r = m_file_check_and_advance_wb_err(m, f, w);
+		} else {
+			if (op->flags & SFR_WAIT_BEFORE) {
+				/* file_fdatawait_range() */
+				r = m_file_check_and_advance_wb_err(m, f, w);
+				if (r < 0)
+					goto sfr_out;
+			}
+			if (op->flags & SFR_WRITE) {
+				/* __filemap_fdatawrite_range(): no error check; a failed
+				 * page's error is recorded at completion (scripts wait
+				 * with WAIT_AFTER for it to land in this op) */
+				long long last = op->len ? (op->off + op->len - 1) / PAGE : MAX_PAGES - 1;
+
+				m_writeback(m, f->ino, op->off / PAGE, last);
+				r = 0;
+			}
+			if (op->flags & SFR_WAIT_AFTER)
+				r = m_file_check_and_advance_wb_err(m, f, w);
+		}
+sfr_out:
+		m_put(w, r ? -1 : 0, -r);
+		return;
+	}
+	case OP_SYNCFS:
+		f = fd_of(m, op);
+		if (f->state != 1) {
+			fail(w, EBADF);
+			return;
+		}
+		r = do_syncfs(m, f);
+		m_put(w, r ? -1 : 0, -r);
+		return;
+	case OP_CLOSE:
+		f = fd_of(m, op);
+		if (f->state != 1) {
+			f->state = 0;
+			fail(w, EBADF);
+			return;
+		}
+		/* filp_close(): ext2/ext4 have no ->flush; close returns 0 */
+		f->state = 0;
+		m->ino[f->ino].nopen--;
+		inode_maybe_free(m, f->ino);
+		m_put(w, 0, 0);
+		return;
+	case OP_UNLINK: {
+		int i;
+
+		if (!m->exists[op->file]) {
+			fail(w, ENOENT);
+			return;
+		}
+		m->exists[op->file] = 0;
+		m->disk_fail[op->file] = 0;
+		i = m->cached[op->file];
+		m->cached[op->file] = -1;
+		if (i >= 0) {
+			m->ino[i].linked = 0;
+			inode_maybe_free(m, i);
+		}
+		m_put(w, 0, 0);
+		return;
+	}
+	case OP_EVICT:
+		/* sync(); drop_caches=3: every unused inode goes (evict()),
+		 * its mapping with its wb_err and flags. The patched kernel
+		 * (kernel-port 0004) first keeps an unseen error in the
+		 * superblock's record: inode_keep_wb_err() stores its errno and
+		 * AS_EIO/AS_ENOSPC, and inode_restore_wb_err() gives them to the
+		 * inode read in next for the file, errseq_set() on its fresh
+		 * word: the counter starts again from 0. The model keeps the
+		 * inode with that word; nothing else of it is observable. */
+		m_writeback_all(m);
+		/* tmpfs: drop_caches frees none of its pages or inodes (each
+		 * inode is pinned by its dentry, mm/shmem.c shmem_mknod() dget()) */
+		if (m->fsr->pins_inodes) {
+			m_put(w, 0, 0);
+			return;
+		}
+		/* drop_caches 1: clean pages of every inode leave the page cache */
+		for (int i = 0; i < MAX_INODES; i++)
+			memcpy(m->ino[i].cached, m->ino[i].dirty, sizeof(m->ino[i].cached));
+		for (int fl = 0; fl < DT_MAX_FILES; fl++) {
+			int i = m->cached[fl];
+			errseq_t e;
+
+			if (i < 0 || m->ino[i].nopen)
+				continue;
+			e = m->ino[i].wb_err;
+			if (m->c.keep_unseen && (e & ERRSEQ_ERRNO_MASK) &&
+			    !(e & ERRSEQ_SEEN_FLAG)) {
+				errseq_t fresh = 0;
+
+				errseq_set(&fresh, -(int)(e & ERRSEQ_ERRNO_MASK));
+				m->ino[i].wb_err = fresh;
+				continue;
+			}
+			m->ino[i].used = 0;
+			m->cached[fl] = -1;
+		}
+		m_put(w, 0, 0);
+		return;
+	case OP_SYNC:
+		/* ksys_sync(): writeback and wait with *_keep_errors: no reader */
+		m_writeback_all(m);
+		m_put(w, 0, 0);
+		return;
+	case OP_ERR_DATA: {
+		int i;
+		char obj[16];
+
+		if (op->file >= 0) {
+			if (!m->exists[op->file]) {
+				fail(w, ENOENT);
+				return;
+			}
+			i = inode_get(m, op->file);
+		} else {
+			f = fd_of(m, op);
+			if (f->state != 1) {
+				fail(w, EBADF);
+				return;
+			}
+			i = f->ino;
+		}
+		snprintf(obj, sizeof(obj), "f%d", m->ino[i].label);
+		mapping_set_error(m, &m->ino[i].wb_err, &m->ino[i].as, &m->s_wb_err, obj, w,
+				  op->err);
+		m_put(w, 0, 0);
+		return;
+	}
+	case OP_ERR_META: {
+		unsigned dummy = 0;
+
+		/* a filesystem without a block device has no metadata buffers:
+		 * the guest refuses the op (ENOTBLK) without asking the module */
+		if (!m->fsr->has_bdev) {
+			fail(w, ENOTBLK);
+			return;
+		}
+		/* fs/buffer.c mark_buffer_write_io_error() on a metadata buffer:
+		 * mapping_set_error(bdev mapping) (whose host's sb is the bdev
+		 * pseudo-fs: not ours), then on 6.1 errseq_set(&bd_super->s_wb_err).
+		 * 6.12 has no bd_super: it sets s_wb_err only for a buffer on an
+		 * inode's b_assoc_map list (fs/buffer.c:1220), so a metadata block's
+		 * failure never reaches the superblock (scenarios/meta.dt, scn.meta). */
+		mapping_set_error(m, &m->bdev_wb_err, m->c.bug == BUG_NO_AS_FLAGS ? &dummy : &m->bdev_as,
+				  NULL, "bdev", w, op->err);
+		if (m->c.bug != BUG_NO_SB_ERR && m->k->meta_sets_sb_err)
+			errseq_set(&m->s_wb_err, -(m->c.bug == BUG_ENOSPC_AS_EIO && op->err == ENOSPC
+						   ? EIO : op->err));
+		if (m->fsr->meta_error)
+			m->fsr->meta_error(m);
+		m_put(w, 0, 0);
+		return;
+	}
+	case OP_FAIL: {
+		struct m_inode *in;
+
+		f = fd_of(m, op);
+		if (f->state != 1) {
+			fail(w, EBADF);
+			return;
+		}
+		in = &m->ino[f->ino];
+		/* FIEMAP_FLAG_SYNC: fiemap_prep() runs filemap_write_and_wait()
+		 * first, whose filemap_check_errors() returns (and clears) the
+		 * file's AS_EIO/AS_ENOSPC: then the ioctl fails and the guest
+		 * changes no table. Else the extents of [0, size) go to a dm
+		 * error target. */
+		m_writeback(m, f->ino, 0, MAX_PAGES - 1);
+		r = m_filemap_check_errors(&in->as);
+		if (r) {
+			fail(w, -r);
+			return;
+		}
+		in->fail_pages = (int)((in->size + PAGE - 1) / PAGE);
+		if (in->linked)
+			m->disk_fail[in->label] = in->fail_pages;
+		m_put(w, 0, 0);
+		return;
+	}
+	case OP_HEAL:
+		for (int i = 0; i < MAX_INODES; i++)
+			m->ino[i].fail_pages = 0;
+		memset(m->disk_fail, 0, sizeof(m->disk_fail));
+		m_put(w, 0, 0);
+		return;
+	default:
+		fail(w, EINVAL);
+	}
+}
+
