@@ -12,7 +12,7 @@
 #                       md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once (no-X clears); default: the
 #                       flavour's own (the stock flavour is also held to "patched",
 #                       to show its documented deviations)
-#   --fs LIST           default: ext2,ext4-ordered,ext4-journal
+#   --fs LIST           default: ext2,ext4-ordered,ext4-journal,vfat,exfat,tmpfs
 #   --ops N             random operations per filesystem mode (default: 10000)
 #   --ops-per-script K  (default: 30)
 #   --seed S            (default: 1)
@@ -52,7 +52,7 @@ set -euo pipefail
 # The kernel line of the vm/ flavours (LIBERRSEQ_KERNEL, vm/kernel.env): KLINE, LINUX_SOURCE_*
 . "$DT_DIR/../vm/kernel-line.sh"
 
-kernels=stock,patched custom_bz="" custom_kb="" modules="" contract="" fslist=ext2,ext4-ordered,ext4-journal
+kernels=stock,patched custom_bz="" custom_kb="" modules="" contract="" fslist=ext2,ext4-ordered,ext4-journal,vfat,exfat,tmpfs
 ops=10000 per=30 seed=1 ci=0 rounds=4 shrinkmax=2 shrinkown=0 scenarios=1 bug="" out="" report="" save=-1 build="" tmo=2400
 shard="" merge="" guests=${DT_GUESTS:-$(nproc)} split=rr
 while [ $# -gt 0 ]; do
@@ -280,6 +280,7 @@ GUEST=$build/difftest/dtguest
 
 # --- batches (the same for every kernel)
 IFS=, read -r -a fss <<<"$fslist"
+for fs in "${fss[@]}"; do dt_fs_dev "$fs" >/dev/null || die "--fs: unknown filesystem '$fs'"; done
 nscripts=$(((ops + per - 1) / per))
 for i in "${!fss[@]}"; do
 	fs=${fss[$i]}
@@ -291,8 +292,10 @@ for i in "${!fss[@]}"; do
 	# commit started by other activity writes ordered data back at a time the
 	# model does not know (seen with Debian's 6.1.192); the real-* scenarios
 	# still run on ext4 data=ordered.
+	# vfat, exfat, tmpfs: deterministic injections only (real errors on FAT would
+	# hit its FAT and directory blocks as well; tmpfs never writes back)
 	real=1 realrandom=1
-	[ "$fs" = ext4-journal ] && real=0
+	case "$fs" in ext2 | ext4-ordered) ;; *) real=0 ;; esac
 	[ "$fs" = ext2 ] || realrandom=0
 	if [ $scenarios = 1 ]; then
 		for f in "$DT_DIR"/scenarios/*.dt; do
@@ -306,7 +309,7 @@ for i in "${!fss[@]}"; do
 			"$DT" gen -s $((seed * 1000 + i)) -n $(((nscripts + 1) / 2)) -o "$per" -p random >>"$b"
 			"$DT" gen -s $((seed * 1000 + 500 + i)) -n $((nscripts / 2)) -o "$per" -p random-real -R >>"$b"
 		else
-			"$DT" gen -s $((seed * 1000 + i)) -n "$nscripts" -o "$per" -p random >>"$b"
+			"$DT" gen -f "$fs" -s $((seed * 1000 + i)) -n "$nscripts" -o "$per" -p random >>"$b"
 		fi
 	fi
 	if [ "$sn" -gt 1 ]; then
@@ -318,7 +321,7 @@ for i in "${!fss[@]}"; do
 done
 progress "batches: ${#fss[@]} filesystem mode(s), $nscripts random scripts x $per ops each (seed $seed)$([ $scenarios = 1 ] && echo ", plus $(ls "$DT_DIR"/scenarios/*.dt | wc -l) scenarios")$([ "$sn" = 1 ] || echo "; shard $si of $sn: $(cat "$out"/batch-*.dt | grep -c '^script ') scripts")"
 
-fs_dev() { case "$1" in ext2) echo /dev/vda ;; *) echo /dev/vdb ;; esac; }
+fs_dev() { dt_fs_dev "$1"; }
 
 # guest_run KTAG BZ KMOD TAG SPLIT FS:BATCH... -> $out/res-TAG-FS.log
 # Guests booted at once, each running its share of every batch in order. SPLIT "mt": the

@@ -13,6 +13,7 @@ static const char *const opnames[OP__COUNT] = {
 	[OP_OPEN] = "open",	    [OP_WRITE] = "write",   [OP_FSYNC] = "fsync",
 	[OP_FDATASYNC] = "fdatasync", [OP_SFR] = "sfr",     [OP_SYNCFS] = "syncfs",
 	[OP_CLOSE] = "close",	    [OP_UNLINK] = "unlink", [OP_EVICT] = "evict",
+	[OP_READ] = "read", [OP_FTRUNCATE] = "ftruncate",
 	[OP_SYNC] = "sync",	    [OP_ERR_DATA] = "error", [OP_ERR_META] = "error",
 	[OP_PAR] = "par",	    [OP_FAIL] = "fail",     [OP_HEAL] = "heal",
 };
@@ -111,13 +112,17 @@ void dt_op_format(const struct dt_op *op, char *buf, size_t len)
 
 	switch (op->code) {
 	case OP_OPEN:
-		snprintf(buf, len, "open d%d f%d%s%s%s", op->fd, op->file,
+		snprintf(buf, len, "open d%d f%d%s%s%s%s%s", op->fd, op->file,
 			 op->flags & OPEN_CREAT ? " creat" : "",
 			 op->flags & OPEN_TRUNC ? " trunc" : "",
-			 op->flags & OPEN_RDONLY ? " rdonly" : "");
+			 op->flags & OPEN_RDONLY ? " rdonly" : "",
+			 op->flags & OPEN_SYNC ? " sync" : "",
+			 op->flags & OPEN_DSYNC ? " dsync" : "");
 		break;
 	case OP_WRITE:
-		snprintf(buf, len, "write d%d %lld", op->fd, op->len);
+	case OP_READ:
+	case OP_FTRUNCATE:
+		snprintf(buf, len, "%s d%d %lld", dt_opname(op->code), op->fd, op->len);
 		break;
 	case OP_FSYNC:
 	case OP_FDATASYNC:
@@ -255,22 +260,41 @@ static int parse_op(struct pctx *c, char **tok, int n, struct dt_op *op)
 				op->flags |= OPEN_TRUNC;
 			else if (!strcmp(tok[i], "rdonly"))
 				op->flags |= OPEN_RDONLY;
+			else if (!strcmp(tok[i], "sync"))
+				op->flags |= OPEN_SYNC;
+			else if (!strcmp(tok[i], "dsync"))
+				op->flags |= OPEN_DSYNC;
 			else
-				return perr(c, "unknown open flag '%s' (want creat, trunc, rdonly)", tok[i]);
+				return perr(c, "unknown open flag '%s' (want creat, trunc, rdonly, sync, "
+					    "dsync)", tok[i]);
 		}
 		return 0;
 	}
-	if (!strcmp(w, "write")) {
-		op->code = OP_WRITE;
+	if (!strcmp(w, "write") || !strcmp(w, "read")) {
+		op->code = !strcmp(w, "write") ? OP_WRITE : OP_READ;
 		if ((op->fd = parse_idx(c, n > 1 ? tok[1] : NULL, 'd', DT_MAX_FDS, "descriptor")) < 0)
 			return -1;
 		op->len = 4096;
 		if (n > 2 && parse_num(c, tok[2], &op->len, "length"))
 			return -1;
 		if (op->len < 0 || op->len > (1 << 20))
-			return perr(c, "write length %lld out of range (0..1048576)", op->len);
+			return perr(c, "%s length %lld out of range (0..1048576)", w, op->len);
 		if (n > 3)
-			return perr(c, "too many arguments to write");
+			return perr(c, "too many arguments to %s", w);
+		return 0;
+	}
+	if (!strcmp(w, "ftruncate")) {
+		op->code = OP_FTRUNCATE;
+		if ((op->fd = parse_idx(c, n > 1 ? tok[1] : NULL, 'd', DT_MAX_FDS, "descriptor")) < 0)
+			return -1;
+		if (n != 3)
+			return perr(c, "ftruncate takes: dN LENGTH");
+		if (parse_num(c, tok[2], &op->len, "length"))
+			return -1;
+		if (op->len < 0 || op->len > DT_MAX_FILE_SIZE)
+			return perr(c, "ftruncate length %lld out of range (0..%lld): the model's page "
+				    "cache holds %lld MiB of a file", op->len, DT_MAX_FILE_SIZE,
+				    DT_MAX_FILE_SIZE >> 20);
 		return 0;
 	}
 	if (!strcmp(w, "fsync") || !strcmp(w, "fdatasync") || !strcmp(w, "syncfs") ||
@@ -399,6 +423,11 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 		if (in_par)
 			return perr(c, "fail cannot run inside par");
 		/* fall through */
+	case OP_READ:
+	case OP_FTRUNCATE:
+		if (in_par)
+			return perr(c, "%s cannot run inside par", dt_opname(op->code));
+		/* fall through */
 	case OP_WRITE:
 	case OP_FSYNC:
 	case OP_FDATASYNC:
@@ -408,12 +437,13 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 			return perr(c, "bad descriptor d%d: not open here", op->fd);
 		if (op->code == OP_CLOSE)
 			v->open[op->fd] = 0;
-		if (op->code == OP_WRITE) {
+		if (op->code == OP_WRITE || op->code == OP_READ) {
+			/* a read advances the offset by at most LEN */
 			v->pos[op->fd] += op->len;
 			if (v->pos[op->fd] > DT_MAX_FILE_SIZE)
-				return perr(c, "write past %lld MiB on d%d (offset %lld): the model's "
-					    "page cache holds %lld MiB of a file", DT_MAX_FILE_SIZE >> 20,
-					    op->fd, v->pos[op->fd], DT_MAX_FILE_SIZE >> 20);
+				return perr(c, "%s past %lld MiB on d%d (offset %lld): the model's "
+					    "page cache holds %lld MiB of a file", dt_opname(op->code),
+					    DT_MAX_FILE_SIZE >> 20, op->fd, v->pos[op->fd], DT_MAX_FILE_SIZE >> 20);
 		}
 		return 0;
 	case OP_ERR_DATA:

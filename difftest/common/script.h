@@ -4,8 +4,10 @@
  * guest program. One operation a line; see difftest/README.md for the grammar.
  *
  *   script NAME              starts a script (optional for a one-script file)
- *   open dN fM [creat] [trunc] [rdonly]
+ *   open dN fM [creat] [trunc] [rdonly] [sync] [dsync]
  *   write dN [LEN]           write LEN bytes (default 4096) at the file offset
+ *   read dN [LEN]            read LEN bytes (default 4096) at the file offset
+ *   ftruncate dN LEN         ftruncate() to LEN bytes
  *   fsync dN | fdatasync dN | syncfs dN | close dN
  *   sfr dN FLAGS [OFF LEN]   sync_file_range; FLAGS: WAIT_BEFORE|WRITE|WAIT_AFTER
  *                            (or WB|W|WA, or a number, or 0)
@@ -53,12 +55,16 @@ enum dt_opcode {
 	OP_PAR,        /* sub[0] and sub[1] run concurrently */
 	OP_FAIL,       /* real I/O errors: dm error target over fd's file's blocks */
 	OP_HEAL,       /* dm table back to all-linear */
+	OP_READ,       /* read() LEN bytes at the file offset */
+	OP_FTRUNCATE,  /* ftruncate() to LEN */
 	OP__COUNT
 };
 
 #define OPEN_CREAT  1u
 #define OPEN_TRUNC  2u
 #define OPEN_RDONLY 4u
+#define OPEN_SYNC 8u    /* O_SYNC: each write ends in vfs_fsync_range() */
+#define OPEN_DSYNC 16u  /* O_DSYNC: the same, datasync */
 
 /* sync_file_range flags, as in <linux/fs.h> */
 #define SFR_WAIT_BEFORE 1u

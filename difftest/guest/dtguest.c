@@ -4,10 +4,10 @@
  * prints each result (return value and errno), plus the errseq values the
  * kernel's filemap tracepoints report, in the format of common/results.h.
  *
- * usage: dtguest --fs ext2|ext4-ordered|ext4-journal --dev /dev/vdX [--mnt DIR]
- *                [--inject PATH] [--out FILE] BATCH...
+ * usage: dtguest --fs FS --dev /dev/vdX [--mnt DIR] [--inject PATH] [--out FILE] BATCH...
+ *        FS: ext2, ext4-ordered, ext4-journal, vfat, exfat (over DEV), tmpfs (no DEV)
  *
- * Per batch: one dm device over DEV. Per script: reset the dm device's wb_err
+ * Per batch: one dm device over DEV (not for tmpfs). Per script: reset the dm device's wb_err
  * (errseq_inject "reset"), mount a fresh superblock, run the ops in DIR/t on
  * files f0..f7, read the trace after each op, close everything, remove the
  * files, unmount. Errors are injected
@@ -39,6 +39,23 @@
 #include "script.h"
 
 static const char *opt_fs = "ext4-ordered";
+
+/* How each --fs is mounted. */
+static const struct gfs {
+	const char *name, *type, *opts;
+	int bdev;      /* over the dm device; tmpfs: none ("error meta" -> ENOTBLK) */
+	int journal;   /* ext4: settle after "error meta" (a journal write access) */
+} gfs_table[] = {
+	{"ext2", "ext2", "errors=continue", 1, 0},
+	/* commit=600: no periodic journal commit in the middle of a script (in
+	 * data=ordered a commit writes back data at a time of its own) */
+	{"ext4-ordered", "ext4", "data=ordered,errors=continue,commit=600", 1, 1},
+	{"ext4-journal", "ext4", "data=journal,errors=continue,commit=600", 1, 1},
+	{"vfat", "vfat", "errors=continue", 1, 0},
+	{"exfat", "exfat", "errors=continue", 1, 0},
+	{"tmpfs", "tmpfs", "size=64m", 0, 0},
+};
+static const struct gfs *gfs;
 static const char *opt_dev = "/dev/vda";
 static const char *opt_mnt = "/mnt/dt";
 static const char *opt_inject = "/sys/kernel/debug/errseq_inject";
@@ -249,6 +266,7 @@ static void result(struct dt_opres *o, int which, long ret, int err)
 }
 
 static char wbuf[1 << 20];
+static char rbuf[1 << 20];
 
 static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 {
@@ -265,6 +283,10 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 			fl |= O_CREAT;
 		if (op->flags & OPEN_TRUNC)
 			fl |= O_TRUNC;
+		if (op->flags & OPEN_SYNC)
+			fl |= O_SYNC;
+		if (op->flags & OPEN_DSYNC)
+			fl |= O_DSYNC;
 		fpath(p, sizeof(p), op->file);
 		fds[op->fd] = open(p, fl | O_CLOEXEC, 0644);
 		if (fds[op->fd] >= 0) {
@@ -278,6 +300,14 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 	}
 	case OP_WRITE:
 		r = write(fd, wbuf, (size_t)op->len);
+		result(o, which, r, errno);
+		return;
+	case OP_READ:
+		r = read(fd, rbuf, (size_t)op->len);
+		result(o, which, r, errno);
+		return;
+	case OP_FTRUNCATE:
+		r = ftruncate(fd, (off_t)op->len);
 		result(o, which, r, errno);
 		return;
 	case OP_FSYNC:
@@ -358,9 +388,14 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 		result(o, which, r ? -1 : 0, -(int)r);
 		return;
 	case OP_ERR_META:
+		if (!gfs->bdev) {
+			/* no block device, no metadata buffers (the model: the same) */
+			result(o, which, -1, ENOTBLK);
+			return;
+		}
 		snprintf(cmd, sizeof(cmd), "meta %s %d", opt_mnt, op->err);
 		r = inject(cmd);
-		if (!r && !strncmp(opt_fs, "ext4", 4)) {
+		if (!r && gfs->journal) {
 			/* settle: a journal write access, so ext4's own reader of
 			 * the bdev error (ext4_check_bdev_write_error) runs now and
 			 * not at some later time of the flusher's choosing */
@@ -429,17 +464,6 @@ static void run_par(const struct dt_op *op, struct dt_opres *o)
 
 /* ---- one script ---- */
 
-static const char *mount_opts(void)
-{
-	if (!strcmp(opt_fs, "ext2"))
-		return "errors=continue";
-	/* commit=600: no periodic journal commit in the middle of a script (in
-	 * data=ordered a commit writes back data at a time of its own) */
-	if (!strcmp(opt_fs, "ext4-journal"))
-		return "data=journal,errors=continue,commit=600";
-	return "data=ordered,errors=continue,commit=600";
-}
-
 static int setup(char *why, size_t len)
 {
 	char cmd[300], p[256];
@@ -452,6 +476,15 @@ static int setup(char *why, size_t len)
 	 * linear (teardown heals it) and unmounted, so its page cache was
 	 * dropped at the last close; its wb_err is reset below.
 	 */
+	if (!gfs->bdev) {
+		mkdir(opt_mnt, 0755);
+		if (mount("tmpfs", opt_mnt, gfs->type, 0, gfs->opts)) {
+			snprintf(why, len, "mount %s on %s (%s): %s", gfs->type, opt_mnt, gfs->opts,
+				 strerror(errno));
+			return -1;
+		}
+		goto mounted;
+	}
 	if (!dm_live) {
 		if (fault_dm_up(DM_NAME, DM_NODE, opt_dev, why, len))
 			return -1;
@@ -464,11 +497,12 @@ static int setup(char *why, size_t len)
 		return -1;
 	}
 	mkdir(opt_mnt, 0755);
-	if (mount(DM_NODE, opt_mnt, strcmp(opt_fs, "ext2") ? "ext4" : "ext2", 0, mount_opts())) {
-		snprintf(why, len, "mount %s (over %s) on %s (%s): %s", DM_NODE, opt_dev, opt_mnt,
-			 mount_opts(), strerror(errno));
+	if (mount(DM_NODE, opt_mnt, gfs->type, 0, gfs->opts)) {
+		snprintf(why, len, "mount %s %s (over %s) on %s (%s): %s", gfs->type, DM_NODE, opt_dev,
+			 opt_mnt, gfs->opts, strerror(errno));
 		return -1;
 	}
+mounted:
 	snprintf(p, sizeof(p), "%s/t", opt_mnt);
 	mkdir(p, 0755);
 	if (stat(opt_mnt, &st)) {
@@ -589,8 +623,11 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (strcmp(opt_fs, "ext2") && strcmp(opt_fs, "ext4-ordered") && strcmp(opt_fs, "ext4-journal"))
-		die("unknown --fs %s (ext2, ext4-ordered, ext4-journal)", opt_fs);
+	for (size_t i = 0; i < sizeof(gfs_table) / sizeof(gfs_table[0]) && !gfs; i++)
+		if (!strcmp(opt_fs, gfs_table[i].name))
+			gfs = &gfs_table[i];
+	if (!gfs)
+		die("unknown --fs %s (ext2, ext4-ordered, ext4-journal, vfat, exfat, tmpfs)", opt_fs);
 	if (optind >= argc)
 		die("no batch file");
 	memset(wbuf, 'x', sizeof(wbuf));

@@ -9,5 +9,6 @@
 const struct dt_fs_rules dt_fs_ext2 = {
 	.name = "ext2",
 	.has_bdev = 1,
+	.wb_err_record = 1,
 	.fsync = m_generic_file_fsync,
 };

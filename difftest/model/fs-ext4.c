@@ -11,11 +11,12 @@
  * file_check_and_advance_wb_err(); patched: file_check_and_advance_md_wb_err()
  * at its end, which its "goto out" on a data error reaches too.
  */
-static int ext4_sync_file(struct m_state *m, struct m_fd *f, struct out *w)
+static int ext4_sync_file(struct m_state *m, struct m_fd *f, long long first, long long last,
+			  struct out *w)
 {
 	int ret;
 
-	m_writeback(m, f->ino, 0, MAX_PAGES - 1);
+	m_writeback(m, f->ino, first, last);
 	ret = m_file_check_and_advance_wb_err(m, f, w);
 	if (m->c.md_cursor) {
 		int err = m_file_check_and_advance_md_wb_err(m, f, w);
@@ -47,6 +48,7 @@ static void ext4_meta_error(struct m_state *m)
 const struct dt_fs_rules dt_fs_ext4_ordered = {
 	.name = "ext4-ordered",
 	.has_bdev = 1,
+	.wb_err_record = 1,
 	.fsync = ext4_sync_file,
 	.meta_error = ext4_meta_error,
 };
@@ -54,6 +56,7 @@ const struct dt_fs_rules dt_fs_ext4_ordered = {
 const struct dt_fs_rules dt_fs_ext4_journal = {
 	.name = "ext4-journal",
 	.has_bdev = 1,
+	.wb_err_record = 1,
 	.fsync = ext4_sync_file,
 	.meta_error = ext4_meta_error,
 };

@@ -3,6 +3,10 @@
  * vfat (fs/fat) and exfat (fs/exfat): both fsync through
  * __generic_file_fsync() and then write the filesystem's own metadata through
  * the block device, after the patched metadata check (kernel-port 0015, 0016).
+ * Neither sets FS_WB_ERR_RECORD (kernel-port 0004: inode numbers from
+ * iunique() name no file across eviction), so the patched kernel loses an
+ * evicted inode's unseen error here as stock does (scn.pg-evict,
+ * scn.evict-reerror, scn.evict-unsynced in tests/recorded-fs).
  */
 #include <errno.h>
 
@@ -15,9 +19,10 @@
  * then blkdev_issue_flush().  fat_md_once (0016): the md cursor is checked
  * again after the FAT write-out (finds nothing new in a serial order).
  */
-static int fat_file_fsync(struct m_state *m, struct m_fd *f, struct out *w)
+static int fat_file_fsync(struct m_state *m, struct m_fd *f, long long first, long long last,
+			  struct out *w)
 {
-	int ret = m_generic_file_fsync(m, f, w);
+	int ret = m_generic_file_fsync(m, f, first, last, w);
 
 	if (ret)
 		return ret;
@@ -37,9 +42,10 @@ static int fat_file_fsync(struct m_state *m, struct m_fd *f, struct out *w)
  * it (the series before the review) a metadata error was reported twice:
  * through f_md_wb_err, then by the flags on the next fsync.
  */
-static int exfat_file_fsync(struct m_state *m, struct m_fd *f, struct out *w)
+static int exfat_file_fsync(struct m_state *m, struct m_fd *f, long long first, long long last,
+			    struct out *w)
 {
-	int ret = m_generic_file_fsync(m, f, w);
+	int ret = m_generic_file_fsync(m, f, first, last, w);
 
 	if (ret)
 		return ret;
@@ -54,7 +60,9 @@ static int exfat_file_fsync(struct m_state *m, struct m_fd *f, struct out *w)
  * fs/exfat/super.c exfat_sync_fs(sb, 1): sync_blockdev(sb->s_bdev) with its
  * result ignored: the bdev mapping's AS_* flags are cleared and nobody gets
  * them, so on exfat syncfs reports a metadata error through f_sb_err alone
- * (6.1: mark_buffer_write_io_error() set s_wb_err; on 6.12 nothing reaches it).
+ * (6.1: mark_buffer_write_io_error() set s_wb_err; on 6.12 nothing reaches it),
+ * and sync(2) (sync_fs_one_sb()) takes the flag from the next fsync
+ * (tests/recorded-fs, random.s1001.2: "evict" before the fsync).
  */
 static int exfat_sync_fs(struct m_state *m)
 {

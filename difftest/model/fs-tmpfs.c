@@ -12,10 +12,13 @@
  * sync_file_range() with a WAIT flag (file_fdatawait_range() ->
  * file_check_and_advance_wb_err()) and syncfs (f_sb_err) do.
  */
-static int noop_fsync(struct m_state *m, struct m_fd *f, struct out *w)
+static int noop_fsync(struct m_state *m, struct m_fd *f, long long first, long long last,
+		      struct out *w)
 {
 	(void)m;
 	(void)f;
+	(void)first;
+	(void)last;
 	(void)w;
 	return 0;
 }

@@ -46,6 +46,7 @@ struct m_fd {
 	int state;      /* 0 closed, 1 open, 2 open failed (guest holds -1: EBADF) */
 	int ino;
 	int rdonly;
+	int osync;      /* O_SYNC or O_DSYNC: each write ends in vfs_fsync_range() */
 	long long pos;
 	errseq_t f_wb_err, f_sb_err, f_md_wb_err, f_sb_bdev_err;
 };
@@ -88,10 +89,18 @@ struct dt_fs_rules {
 					   the patched md cursors; tmpfs has none */
 	unsigned pins_inodes : 1;       /* drop_caches frees none of its inodes (tmpfs:
 					   every inode is pinned by its dentry) */
-	/* ->fsync (fsync and fdatasync alike here); returns 0 or -errno */
-	int (*fsync)(struct m_state *m, struct m_fd *f, struct out *w);
-	/* ->sync_fs(sb, 1) within sync_filesystem(); NULL: none (its errors
-	 * are returned first: sync_filesystem() stops there) */
+	unsigned wb_err_record : 1;     /* FS_WB_ERR_RECORD (kernel-port 0004): the patched
+					   kernel keeps an evicted inode's unseen error
+					   (keep_unseen) only where inode number and
+					   i_generation name one file: ext2, ext4; not FAT
+					   or exfat (iunique() numbers) */
+	/* ->fsync (fsync and fdatasync alike here) of pages [first, last]: fsync(2)
+	 * asks for all, an O_SYNC write for those it wrote; returns 0 or -errno */
+	int (*fsync)(struct m_state *m, struct m_fd *f, long long first, long long last,
+		     struct out *w);
+	/* ->sync_fs(sb, 1): within sync_filesystem() (syncfs; its error is
+	 * returned first: sync_filesystem() stops there), and within sync(2)
+	 * (sync_fs_one_sb(), result ignored: "sync" and "evict"); NULL: none */
 	int (*sync_fs)(struct m_state *m);
 	/* right after a metadata buffer's write failed ("error meta"): the
 	 * filesystem's own readers of the bdev error (ext4), NULL: none */
@@ -126,7 +135,8 @@ void m_writeback_all(struct m_state *m);
 int m_filemap_check_errors(unsigned *as);
 int m_file_check_and_advance_wb_err(struct m_state *m, struct m_fd *f, struct out *w);
 int m_file_check_and_advance_md_wb_err(struct m_state *m, struct m_fd *f, struct out *w);
-int m_generic_file_fsync(struct m_state *m, struct m_fd *f, struct out *w);
+int m_generic_file_fsync(struct m_state *m, struct m_fd *f, long long first, long long last,
+			 struct out *w);
 int m_sb_errs(struct m_state *m, struct m_fd *f);
 int m_sync_filesystem(struct m_state *m);
 

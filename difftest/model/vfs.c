@@ -210,11 +210,12 @@ int m_file_check_and_advance_md_wb_err(struct m_state *m, struct m_fd *f, struct
  * review): consumed then too (one failed indirect block is in both words),
  * and the data error returned.
  */
-int m_generic_file_fsync(struct m_state *m, struct m_fd *f, struct out *w)
+int m_generic_file_fsync(struct m_state *m, struct m_fd *f, long long first, long long last,
+			 struct out *w)
 {
 	int ret;
 
-	m_writeback(m, f->ino, 0, MAX_PAGES - 1);
+	m_writeback(m, f->ino, first, last);
 	ret = m_file_check_and_advance_wb_err(m, f, w);
 	if (m->c.md_cursor && (m->c.md_once || !ret)) {
 		int err = m_file_check_and_advance_md_wb_err(m, f, w);
@@ -295,6 +296,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		f->ino = i;
 		f->pos = 0;
 		f->rdonly = !!(op->flags & OPEN_RDONLY);
+		f->osync = !!(op->flags & (OPEN_SYNC | OPEN_DSYNC));
 		if (op->flags & OPEN_TRUNC) {
 			/* truncate_pagecache(): dirty pages go, unwritten; blocks freed */
 			memset(m->ino[i].dirty, 0, sizeof(m->ino[i].dirty));
@@ -355,11 +357,102 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 				fail(w, EIO);
 				return;
 			}
+			/* O_SYNC/O_DSYNC: generic_write_sync() -> vfs_fsync_range()
+			 * of the bytes written (include/linux/fs.h; ext4, ext2, fat,
+			 * exfat and shmem write_iter all end in it): its error is the
+			 * write's result, the bytes stay written (f_pos advanced) */
+			if (f->osync) {
+				r = m->fsr->fsync(m, f, (f->pos - done) / PAGE, (f->pos - 1) / PAGE, w);
+				if (r) {
+					fail(w, -r);
+					return;
+				}
+			}
 			m_put(w, done, 0);
 			return;
 		}
 		m_put(w, op->len, 0);
 		return;
+	case OP_READ: {
+		struct m_inode *in;
+		long long done = 0, end;
+
+		f = fd_of(m, op);
+		if (f->state != 1) {
+			fail(w, EBADF);
+			return;
+		}
+		/* mm/filemap.c filemap_read(): copies from uptodate pages; a page
+		 * not in the page cache is read from disk, and on a failed (dm
+		 * error) block that read fails: a short read, or -EIO if nothing
+		 * was read. It reads no writeback error: a page whose writeback
+		 * failed stays uptodate in the cache (mpage_write_end_io(),
+		 * ext4_finish_bio() end its writeback without clearing it), so
+		 * the data written is read back until the page leaves memory. */
+		in = &m->ino[f->ino];
+		end = f->pos + op->len < in->size ? f->pos + op->len : in->size;
+		for (long long p = f->pos / PAGE; f->pos + done < end && p < MAX_PAGES; p++) {
+			long long to = (p + 1) * PAGE < end ? (p + 1) * PAGE : end;
+			uint64_t bit = 1ULL << (p % 64);
+
+			if (!(in->cached[p / 64] & bit) && p < in->fail_pages)
+				break;
+			in->cached[p / 64] |= bit;
+			done = to - f->pos;
+		}
+		if (done == 0 && f->pos < end) {
+			fail(w, EIO);
+			return;
+		}
+		f->pos += done;
+		m_put(w, done, 0);
+		return;
+	}
+	case OP_FTRUNCATE: {
+		struct m_inode *in;
+		long long keep;
+
+		f = fd_of(m, op);
+		if (f->state != 1) {
+			fail(w, EBADF);
+			return;
+		}
+		/* fs/open.c do_sys_ftruncate(): a descriptor not open for writing
+		 * gets EINVAL */
+		if (f->rdonly) {
+			fail(w, EINVAL);
+			return;
+		}
+		/* do_truncate() -> ->setattr (ext2_setattr, ext4_setattr,
+		 * fat_setattr, exfat_setattr, shmem_setattr): no writeback error
+		 * is read or cleared. Shrinking, truncate_pagecache() drops the
+		 * pages past the new size, dirty ones unwritten, and their blocks
+		 * are freed; growing adds a hole (vfat and exfat write zeros
+		 * through the page cache: dirty, not failed, as their new
+		 * clusters are not on a failed extent). A size inside a page
+		 * keeps that page (block_truncate_page() zeroes its tail; the
+		 * generator uses page multiples, so it need not read a failed
+		 * block). */
+		in = &m->ino[f->ino];
+		keep = (op->len + PAGE - 1) / PAGE;
+		if (op->len < in->size) {
+			for (long long p = keep; p < MAX_PAGES; p++) {
+				uint64_t bit = 1ULL << (p % 64);
+
+				in->dirty[p / 64] &= ~bit;
+				in->cached[p / 64] &= ~bit;
+			}
+			if (in->fail_pages > keep)
+				in->fail_pages = (int)keep;
+			if (in->linked && m->disk_fail[in->label] > keep)
+				m->disk_fail[in->label] = (int)keep;
+		}
+		in->size = op->len;
+		if (in->linked)
+			m->disk_size[in->label] = in->size;
+		m_put(w, 0, 0);
+		return;
+	}
 	case OP_FSYNC:
 	case OP_FDATASYNC:
 		f = fd_of(m, op);
@@ -367,7 +460,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			fail(w, EBADF);
 			return;
 		}
-		r = m->fsr->fsync(m, f, w);
+		r = m->fsr->fsync(m, f, 0, MAX_PAGES - 1, w);
 		m_put(w, r ? -1 : 0, -r);
 		return;
 	case OP_SFR: {
@@ -460,6 +553,8 @@ sfr_out:
 		 * word: the counter starts again from 0. The model keeps the
 		 * inode with that word; nothing else of it is observable. */
 		m_writeback_all(m);
+		if (m->fsr->sync_fs)
+			m->fsr->sync_fs(m); /* sync(2): sync_fs_one_sb(), result ignored */
 		/* tmpfs: drop_caches frees none of its pages or inodes (each
 		 * inode is pinned by its dentry, mm/shmem.c shmem_mknod() dget()) */
 		if (m->fsr->pins_inodes) {
@@ -476,7 +571,7 @@ sfr_out:
 			if (i < 0 || m->ino[i].nopen)
 				continue;
 			e = m->ino[i].wb_err;
-			if (m->c.keep_unseen && (e & ERRSEQ_ERRNO_MASK) &&
+			if (m->c.keep_unseen && m->fsr->wb_err_record && (e & ERRSEQ_ERRNO_MASK) &&
 			    !(e & ERRSEQ_SEEN_FLAG)) {
 				errseq_t fresh = 0;
 
@@ -490,8 +585,12 @@ sfr_out:
 		m_put(w, 0, 0);
 		return;
 	case OP_SYNC:
-		/* ksys_sync(): writeback and wait with *_keep_errors: no reader */
+		/* ksys_sync(): writeback and wait with *_keep_errors: no reader;
+		 * but each ->sync_fs(sb, 1) runs (sync_fs_one_sb(), its result
+		 * ignored), and exfat's consumes the bdev AS flags */
 		m_writeback_all(m);
+		if (m->fsr->sync_fs)
+			m->fsr->sync_fs(m);
 		m_put(w, 0, 0);
 		return;
 	case OP_ERR_DATA: {
