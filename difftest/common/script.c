@@ -13,7 +13,7 @@ static const char *const opnames[OP__COUNT] = {
 	[OP_OPEN] = "open",	    [OP_WRITE] = "write",   [OP_FSYNC] = "fsync",
 	[OP_FDATASYNC] = "fdatasync", [OP_SFR] = "sfr",     [OP_SYNCFS] = "syncfs",
 	[OP_CLOSE] = "close",	    [OP_UNLINK] = "unlink", [OP_EVICT] = "evict",
-	[OP_READ] = "read", [OP_FTRUNCATE] = "ftruncate",
+	[OP_READ] = "read", [OP_FTRUNCATE] = "ftruncate", [OP_DUP] = "dup", [OP_CHILD] = "child",
 	[OP_SYNC] = "sync",	    [OP_ERR_DATA] = "error", [OP_ERR_META] = "error",
 	[OP_PAR] = "par",	    [OP_FAIL] = "fail",     [OP_HEAL] = "heal",
 };
@@ -159,6 +159,13 @@ void dt_op_format(const struct dt_op *op, char *buf, size_t len)
 	case OP_ERR_META:
 		snprintf(buf, len, "error meta %s", dt_errname(op->err, e, sizeof(e)));
 		break;
+	case OP_DUP:
+		snprintf(buf, len, "dup d%d d%d", op->fd, op->fd2);
+		break;
+	case OP_CHILD:
+		dt_op_format(&op->sub[0], a, sizeof(a));
+		snprintf(buf, len, "child %s", a);
+		break;
 	case OP_PAR:
 		dt_op_format(&op->sub[0], a, sizeof(a));
 		dt_op_format(&op->sub[1], b, sizeof(b));
@@ -246,7 +253,17 @@ static int parse_op(struct pctx *c, char **tok, int n, struct dt_op *op)
 	memset(op, 0, sizeof(*op));
 	op->line = c->line;
 	op->fd = -1;
+	op->fd2 = -1;
 	op->file = -1;
+	if (!strcmp(w, "dup")) {
+		op->code = OP_DUP;
+		if ((op->fd = parse_idx(c, n > 1 ? tok[1] : NULL, 'd', DT_MAX_FDS, "descriptor")) < 0 ||
+		    (op->fd2 = parse_idx(c, n > 2 ? tok[2] : NULL, 'd', DT_MAX_FDS, "descriptor")) < 0)
+			return -1;
+		if (n > 3)
+			return perr(c, "too many arguments to dup");
+		return 0;
+	}
 	if (!strcmp(w, "open")) {
 		op->code = OP_OPEN;
 		if ((op->fd = parse_idx(c, n > 1 ? tok[1] : NULL, 'd', DT_MAX_FDS, "descriptor")) < 0)
@@ -400,8 +417,23 @@ static int tokenize(char *line, char **tok)
 /* Descriptor discipline: ops use only open descriptors; open only closed ones. */
 struct vstate {
 	unsigned char open[DT_MAX_FDS];
-	long long pos[DT_MAX_FDS];  /* bytes written through the descriptor since open */
+	int desc[DT_MAX_FDS];       /* the open file description a descriptor names */
+	long long pos[DT_MAX_FDS];  /* per description: bytes written or read since open */
 };
+
+/* A description no open descriptor names (there is one: at most 16 are open). */
+static int free_desc(const struct vstate *v)
+{
+	for (int d = 0; d < DT_MAX_FDS; d++) {
+		int used = 0;
+
+		for (int i = 0; i < DT_MAX_FDS && !used; i++)
+			used = v->open[i] && v->desc[i] == d;
+		if (!used)
+			return d;
+	}
+	return 0;
+}
 
 static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, int in_par)
 {
@@ -412,9 +444,31 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 			return perr(c, "open cannot run inside par");
 		if (v->open[op->fd])
 			return perr(c, "descriptor d%d is already open", op->fd);
+		v->desc[op->fd] = free_desc(v);
 		v->open[op->fd] = 1;
-		v->pos[op->fd] = 0;
+		v->pos[v->desc[op->fd]] = 0;
 		return 0;
+	case OP_DUP:
+		if (in_par)
+			return perr(c, "dup cannot run inside par");
+		if (!v->open[op->fd])
+			return perr(c, "bad descriptor d%d: not open here", op->fd);
+		if (v->open[op->fd2])
+			return perr(c, "descriptor d%d is already open", op->fd2);
+		v->open[op->fd2] = 1;
+		v->desc[op->fd2] = v->desc[op->fd];
+		return 0;
+	case OP_CHILD:
+		if (in_par)
+			return perr(c, "child cannot run inside par");
+		switch (op->sub[0].code) {
+		case OP_WRITE: case OP_READ: case OP_FTRUNCATE: case OP_FSYNC: case OP_FDATASYNC:
+		case OP_SFR: case OP_SYNCFS:
+			return check_op(c, v, &op->sub[0], 0);
+		default:
+			return perr(c, "child runs a descriptor op (write, read, ftruncate, fsync, "
+				    "fdatasync, sfr, syncfs), not %s", dt_opname(op->sub[0].code));
+		}
 	case OP_CLOSE:
 		if (in_par)
 			return perr(c, "close cannot run inside par");
@@ -438,12 +492,14 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 		if (op->code == OP_CLOSE)
 			v->open[op->fd] = 0;
 		if (op->code == OP_WRITE || op->code == OP_READ) {
+			long long *pos = &v->pos[v->desc[op->fd]];
+
 			/* a read advances the offset by at most LEN */
-			v->pos[op->fd] += op->len;
-			if (v->pos[op->fd] > DT_MAX_FILE_SIZE)
+			*pos += op->len;
+			if (*pos > DT_MAX_FILE_SIZE)
 				return perr(c, "%s past %lld MiB on d%d (offset %lld): the model's "
 					    "page cache holds %lld MiB of a file", dt_opname(op->code),
-					    DT_MAX_FILE_SIZE >> 20, op->fd, v->pos[op->fd], DT_MAX_FILE_SIZE >> 20);
+					    DT_MAX_FILE_SIZE >> 20, op->fd, *pos, DT_MAX_FILE_SIZE >> 20);
 		}
 		return 0;
 	case OP_ERR_DATA:
@@ -610,6 +666,26 @@ int dt_parse(const char *text, const char *fname, struct dt_batch *out, char *er
 			}
 			cur.line = c.line;
 		}
+		if (!strcmp(tok[0], "child")) {
+			struct dt_op op;
+
+			if (n < 2) {
+				perr(&c, "child takes: OP");
+				goto fail;
+			}
+			memset(&op, 0, sizeof(op));
+			op.code = OP_CHILD;
+			op.line = c.line;
+			op.fd = op.fd2 = op.file = -1;
+			op.sub = calloc(2, sizeof(*op.sub));
+			if (!op.sub || parse_op(&c, tok + 1, n - 1, &op.sub[0]) ||
+			    push_op(&c, &cur, &op)) {
+				free(op.sub);
+				goto fail;
+			}
+			op.sub[1] = op.sub[0];
+			continue;
+		}
 		if (!strcmp(tok[0], "par")) {
 			struct dt_op op;
 			int semi = -1;
@@ -624,7 +700,7 @@ int dt_parse(const char *text, const char *fname, struct dt_batch *out, char *er
 			memset(&op, 0, sizeof(op));
 			op.code = OP_PAR;
 			op.line = c.line;
-			op.fd = op.file = -1;
+			op.fd = op.fd2 = op.file = -1;
 			op.sub = calloc(2, sizeof(*op.sub));
 			if (!op.sub || parse_op(&c, tok + 1, semi - 1, &op.sub[0]) ||
 			    parse_op(&c, tok + semi + 1, n - semi - 1, &op.sub[1]) ||

@@ -8,6 +8,8 @@
  *   write dN [LEN]           write LEN bytes (default 4096) at the file offset
  *   read dN [LEN]            read LEN bytes (default 4096) at the file offset
  *   ftruncate dN LEN         ftruncate() to LEN bytes
+ *   dup dN dM                dM = dup(dN): the same open file description
+ *   child OP                 OP (a descriptor op) in a forked child process
  *   fsync dN | fdatasync dN | syncfs dN | close dN
  *   sfr dN FLAGS [OFF LEN]   sync_file_range; FLAGS: WAIT_BEFORE|WRITE|WAIT_AFTER
  *                            (or WB|W|WA, or a number, or 0)
@@ -57,6 +59,8 @@ enum dt_opcode {
 	OP_HEAL,       /* dm table back to all-linear */
 	OP_READ,       /* read() LEN bytes at the file offset */
 	OP_FTRUNCATE,  /* ftruncate() to LEN */
+	OP_DUP,        /* fd2 = dup(fd): one open file description, one cursor */
+	OP_CHILD,      /* sub[0] run in a forked child (descriptors shared across fork) */
 	OP__COUNT
 };
 
@@ -75,11 +79,12 @@ struct dt_op {
 	enum dt_opcode code;
 	int line;            /* line number in the source text (1-based) */
 	int fd;              /* descriptor slot, -1 if none */
+	int fd2;             /* OP_DUP: the new descriptor slot; else -1 */
 	int file;            /* file index, -1 if none */
 	unsigned flags;      /* OPEN_* or SFR_* */
 	long long off, len;  /* write length; sfr range */
 	int err;             /* positive errno for OP_ERR_* */
-	struct dt_op *sub;   /* OP_PAR: two ops */
+	struct dt_op *sub;   /* OP_PAR: two ops; OP_CHILD: sub[0] */
 };
 
 struct dt_script {

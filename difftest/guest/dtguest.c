@@ -32,6 +32,7 @@
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fault.h"
@@ -310,6 +311,39 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 		r = ftruncate(fd, (off_t)op->len);
 		result(o, which, r, errno);
 		return;
+	case OP_DUP:
+		r = dup(fd);
+		fds[op->fd2] = r >= 0 ? (int)r : -1;
+		result(o, which, r < 0 ? -1 : 0, errno);
+		return;
+	case OP_CHILD: {
+		/* the op in a forked child: its descriptors name our struct files */
+		struct dt_opres c;
+		long rv[2] = {-1, EPROTO};
+		int pfd[2], st;
+		pid_t pid;
+
+		if (pipe(pfd))
+			die("pipe: %s", strerror(errno));
+		fflush(out);
+		pid = fork();
+		if (pid < 0)
+			die("fork: %s", strerror(errno));
+		if (pid == 0) {
+			memset(&c, 0, sizeof(c));
+			run_op(&op->sub[0], &c, 0);
+			rv[0] = c.ret[0];
+			rv[1] = c.err[0];
+			_exit(write(pfd[1], rv, sizeof(rv)) == sizeof(rv) ? 0 : 1);
+		}
+		close(pfd[1]);
+		if (read(pfd[0], rv, sizeof(rv)) != sizeof(rv))
+			rv[0] = -1, rv[1] = EPROTO; /* the child died: a result no kernel gives here */
+		close(pfd[0]);
+		waitpid(pid, &st, 0);
+		result(o, which, rv[0], (int)rv[1]);
+		return;
+	}
 	case OP_FSYNC:
 		r = fsync(fd);
 		result(o, which, r, errno);

@@ -47,15 +47,15 @@ static int trace_equal(const struct dt_opres *a, const struct dt_opres *b, int s
 
 /*
  * A "par" line's trace: as trace_equal(@pred, @obs), but when both threads
- * use one descriptor @obs may also hold, per cursor, one "adv"/"mdadv" event whose old and new words are equal, when
+ * use one struct file (@one_file) @obs may also hold, per cursor, one
+ * "adv"/"mdadv" event whose old and new words are equal, when
  * @pred advanced that cursor to that word.  It is the other thread of a race
  * in which both passed the lockless errseq_check() of
  * file_check_and_advance_wb_err() (or its md twin) before either took
  * f_lock: the second finds the cursor advanced, reports 0 and still emits the
  * tracepoint.  Its return values are those of a serial order.
  */
-int m_trace_equal_par(const struct dt_op *op, const struct dt_opres *pred,
-			   const struct dt_opres *obs)
+int m_trace_equal_par(int one_file, const struct dt_opres *pred, const struct dt_opres *obs)
 {
 	char seen[DT_MAX_TRACE][DT_TRACE_LEN];
 	struct dt_opres x = *obs;
@@ -64,7 +64,7 @@ int m_trace_equal_par(const struct dt_op *op, const struct dt_opres *pred,
 	if (trace_equal(pred, obs, 1))
 		return 1;
 	/* two descriptors: two cursors, each checked by one thread only */
-	if (op->sub[0].fd < 0 || op->sub[0].fd != op->sub[1].fd)
+	if (!one_file)
 		return 0;
 	for (int t = 0; t < x.ntr; t++) {
 		char kind[8], label[32], key[DT_TRACE_LEN];

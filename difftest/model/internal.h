@@ -42,8 +42,10 @@ struct m_inode {
 	uint64_t cached[MAX_PAGES / 64];/* pages in the page cache (uptodate) */
 };
 
+/* An open file description (struct file); descriptors name one through m_state.slot. */
 struct m_fd {
-	int state;      /* 0 closed, 1 open, 2 open failed (guest holds -1: EBADF) */
+	int state;      /* 0 closed, 1 open */
+	int refs;       /* descriptors naming it (dup, fork share one) */
 	int ino;
 	int rdonly;
 	int osync;      /* O_SYNC or O_DSYNC: each write ends in vfs_fsync_range() */
@@ -66,7 +68,10 @@ struct m_state {
 	int disk_fail[DT_MAX_FILES];/* pages of the file's blocks under the dm error target */
 	long long disk_size[DT_MAX_FILES];
 	struct m_inode ino[MAX_INODES];
-	struct m_fd fd[DT_MAX_FDS];
+	struct m_fd fd[DT_MAX_FDS]; /* open file descriptions */
+	int slot[DT_MAX_FDS];       /* descriptor dN -> its description, -1: none (never
+				       opened, closed, or its open failed: EBADF) */
+	struct m_fd none;           /* what a descriptor without one reads: closed */
 	errseq_t s_wb_err;          /* sb->s_wb_err */
 	errseq_t bdev_wb_err;       /* sb->s_bdev->bd_inode->i_mapping->wb_err */
 	unsigned bdev_as;
@@ -145,7 +150,7 @@ int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *
 	      struct dt_opres *pred, int trace, char *note, size_t notelen);
 /* compare.c, for par.c */
 int m_opres_equal(const struct dt_opres *a, const struct dt_opres *b, int which);
-int m_trace_equal_par(const struct dt_op *op, const struct dt_opres *pred,
-		      const struct dt_opres *obs);
+/* @one_file: both threads use one struct file (par.c knows from the state) */
+int m_trace_equal_par(int one_file, const struct dt_opres *pred, const struct dt_opres *obs);
 
 #endif

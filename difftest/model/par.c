@@ -12,12 +12,17 @@
 
 /*
  * A "par" line: the outcomes the model allows are the two orders, and, for
- * two syncfs() on one descriptor, the races of its two reporting channels
+ * two syncfs() on one struct file, the races of its two reporting channels
  * (below); trace_equal_par() admits a racing checker's no-op event.
  */
 int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *obs,
-		   struct dt_opres *pred, int trace, char *note, size_t notelen)
+	      struct dt_opres *pred, int trace, char *note, size_t notelen)
 {
+	/* both threads on one struct file (one descriptor, or two that dup or
+	 * fork made from one): one set of cursors */
+	int k0 = op->sub[0].fd >= 0 ? m->slot[op->sub[0].fd] : -1;
+	int one = k0 >= 0 && op->sub[1].fd >= 0 && k0 == m->slot[op->sub[1].fd] &&
+		  m->fd[k0].state == 1;
 	struct m_state cand[4];
 	struct dt_opres res[4];
 	int n = 0, best;
@@ -35,8 +40,7 @@ int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *
 		m_step(&cand[n], &op->sub[!order], &w1);
 		n++;
 	}
-	if (op->sub[0].code == OP_SYNCFS && op->sub[1].code == OP_SYNCFS &&
-	    op->sub[0].fd == op->sub[1].fd && m->fd[op->sub[0].fd].state == 1) {
+	if (op->sub[0].code == OP_SYNCFS && op->sub[1].code == OP_SYNCFS && one) {
 		/*
 		 * syncfs() reports through two channels: sync_filesystem()'s
 		 * test-and-clear of AS_EIO/AS_ENOSPC on the bdev mapping (one
@@ -49,7 +53,7 @@ int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *
 		 */
 		for (int first = 0; first < 2; first++) {
 			struct m_state t = *m;
-			struct m_fd *f = &t.fd[op->sub[0].fd];
+			struct m_fd *f = &t.fd[k0];
 			int fl[2], r2[2];
 
 			memset(&res[n], 0, sizeof(res[n]));
@@ -71,7 +75,7 @@ int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *
 	}
 	if (m->c.md_cursor && (op->sub[0].code == OP_FSYNC || op->sub[0].code == OP_FDATASYNC) &&
 	    (op->sub[1].code == OP_FSYNC || op->sub[1].code == OP_FDATASYNC) &&
-	    op->sub[0].fd == op->sub[1].fd && m->fd[op->sub[0].fd].state == 1) {
+	    one) {
 		/*
 		 * Two fsyncs on one descriptor check two cursors, f_wb_err then
 		 * f_md_wb_err, each advanced under f_lock: one thread can win
@@ -94,7 +98,7 @@ int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *
 	}
 	for (int k = 0; k < n; k++) {
 		if (!obs || (m_opres_equal(&res[k], obs, 0) && m_opres_equal(&res[k], obs, 1) &&
-			     (!trace || m_trace_equal_par(op, &res[k], obs)))) {
+			     (!trace || m_trace_equal_par(one, &res[k], obs)))) {
 			*m = cand[k];
 			*pred = res[k];
 			return 0;

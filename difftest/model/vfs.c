@@ -33,6 +33,8 @@ void m_state_init(struct m_state *m, const struct dt_contract *c, enum dt_fs fs)
 	m->c = *c;
 	for (int i = 0; i < DT_MAX_FILES; i++)
 		m->cached[i] = -1;
+	for (int i = 0; i < DT_MAX_FDS; i++)
+		m->slot[i] = -1;
 	/* The guest starts each script on a fresh mount over a block device whose
 	 * wb_err it reset to 0 (as invalidate_disk() does); ext4's mount then
 	 * samples it (errseq_check_and_advance from 0: stays 0). */
@@ -180,7 +182,10 @@ int m_filemap_check_errors(unsigned *as)
 
 static struct m_fd *fd_of(struct m_state *m, const struct dt_op *op)
 {
-	return &m->fd[op->fd];
+	int k = m->slot[op->fd];
+
+	m->none.state = 0;
+	return k >= 0 ? &m->fd[k] : &m->none;
 }
 
 /* patched (kernel-port 0007): file_check_and_advance_md_wb_err() */
@@ -277,12 +282,11 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 
 	switch (op->code) {
 	case OP_OPEN: {
-		int i;
+		int i, k;
 
-		f = fd_of(m, op);
 		if (!m->exists[op->file]) {
 			if (!(op->flags & OPEN_CREAT)) {
-				f->state = 2;
+				m->slot[op->fd] = -1; /* the guest holds -1: EBADF from now on */
 				fail(w, ENOENT);
 				return;
 			}
@@ -292,6 +296,13 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			m->cached[op->file] = inode_new(m, op->file);
 		}
 		i = inode_get(m, op->file);
+		/* a new struct file (fs/file_table.c alloc_empty_file()) */
+		for (k = 0; m->fd[k].refs; k++)
+			;
+		m->slot[op->fd] = k;
+		f = &m->fd[k];
+		memset(f, 0, sizeof(*f));
+		f->refs = 1;
 		f->state = 1;
 		f->ino = i;
 		f->pos = 0;
@@ -360,10 +371,14 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			/* O_SYNC/O_DSYNC: generic_write_sync() -> vfs_fsync_range()
 			 * of the bytes written (include/linux/fs.h; ext4, ext2, fat,
 			 * exfat and shmem write_iter all end in it): its error is the
-			 * write's result, the bytes stay written (f_pos advanced) */
+			 * write's result. The bytes stay written (the size grew), but
+			 * the offset does not move: fs/read_write.c new_sync_write()
+			 * sets *ppos = ki_pos only when the result is > 0
+			 * (tests/recorded-ops/osync-pos.dt, found on ext4 data=journal) */
 			if (f->osync) {
 				r = m->fsr->fsync(m, f, (f->pos - done) / PAGE, (f->pos - 1) / PAGE, w);
 				if (r) {
+					f->pos -= done;
 					fail(w, -r);
 					return;
 				}
@@ -515,15 +530,36 @@ sfr_out:
 	case OP_CLOSE:
 		f = fd_of(m, op);
 		if (f->state != 1) {
-			f->state = 0;
 			fail(w, EBADF);
 			return;
 		}
-		/* filp_close(): ext2/ext4 have no ->flush; close returns 0 */
-		f->state = 0;
-		m->ino[f->ino].nopen--;
-		inode_maybe_free(m, f->ino);
+		/* filp_close(): none of the modelled filesystems has ->flush, so
+		 * close returns 0; the struct file goes with its last descriptor
+		 * (fput()) */
+		m->slot[op->fd] = -1;
+		if (--f->refs == 0) {
+			f->state = 0;
+			m->ino[f->ino].nopen--;
+			inode_maybe_free(m, f->ino);
+		}
 		m_put(w, 0, 0);
+		return;
+	case OP_DUP:
+		/* fs/file.c dup(): a second descriptor for the same struct file:
+		 * one f_wb_err, f_sb_err, f_md_wb_err, one offset */
+		f = fd_of(m, op);
+		if (f->state != 1) {
+			fail(w, EBADF);
+			return;
+		}
+		m->slot[op->fd2] = m->slot[op->fd];
+		f->refs++;
+		m_put(w, 0, 0);
+		return;
+	case OP_CHILD:
+		/* kernel/fork.c dup_fd(): the child's descriptors name the
+		 * parent's struct files; its op reads and advances their cursors */
+		m_step(m, &op->sub[0], w);
 		return;
 	case OP_UNLINK: {
 		int i;

@@ -7,8 +7,9 @@
  *   difftest check FILE...                         parse only; errors name FILE:LINE
  *   difftest predict [-c CONTRACT] [-f FS] FILE... print the model's results, each
  *        op's after a "# op I (line L): OP" line
- *   difftest gen -s SEED -n SCRIPTS -o OPS [-p PREFIX] [-R]   random batch on stdout
- *        (-R: with real I/O errors, "fail"/"heal"; for ext2 and ext4-ordered)
+ *   difftest gen [-f FS] -s SEED -n SCRIPTS -o OPS [-p PREFIX] [-R]   random batch on stdout
+ *        (-R: with real I/O errors, "fail"/"heal"; for ext2 and ext4-ordered;
+ *        -f: for that filesystem: no "error meta" without a block device)
  *   difftest compare [-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] BATCH RESULTS
  *        compare the guest's RESULTS with the model; one line per divergent
  *        script; TSV rows per class appended to TSV; divergent scripts to DIVFILE
@@ -45,7 +46,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: difftest check FILE...\n"
 		"       difftest predict [-c CONTRACT] [-f FS] FILE...\n"
-		"       difftest gen -s SEED -n SCRIPTS -o OPS [-p PREFIX] [-R]\n"
+		"       difftest gen [-f FS] -s SEED -n SCRIPTS -o OPS [-p PREFIX] [-R]\n"
 		"       difftest compare [-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] "
 		"BATCH RESULTS\n"
 		"       difftest shrink [-c CONTRACT] [-f FS] [-r ROUND] DIVBATCH [RESULTS]\n"
@@ -233,11 +234,39 @@ static void gen_one(FILE *f, const char *name, int nops)
 					break;
 				}
 			if (nd >= 0) {
-				fprintf(f, "open d%d f%u%s%s\n", nd, rnd(nfiles),
-					rnd(10) < 8 ? " creat" : "", rnd(12) == 0 ? " rdonly" : "");
+				uint32_t sy = rnd(12);
+
+				fprintf(f, "open d%d f%u%s%s%s\n", nd, rnd(nfiles),
+					rnd(10) < 8 ? " creat" : "", rnd(12) == 0 ? " rdonly" : "",
+					sy == 0 ? " sync" : sy == 1 ? " dsync" : "");
 				open[nd] = 1;
 				continue;
 			}
+		}
+		if (rnd(100) < 12) {
+			/* the ops of issue 16: read, ftruncate (page multiples: a size
+			 * inside a page would read a failed block to zero its tail;
+			 * none in real mode: freed failed blocks could be reused), dup,
+			 * an op in a forked child */
+			static const char *const cops[] = {"fsync", "fdatasync", "syncfs", "write"};
+			uint32_t k = rnd(4);
+			int nd = -1;
+
+			for (int i = 0; i < nfds && k == 2; i++)
+				if (!open[i]) {
+					nd = i;
+					break;
+				}
+			if (k == 0 || (k == 1 && gen_real))
+				fprintf(f, "read d%d %u\n", d, rnd(4) ? 4096 : 1 + rnd(16384));
+			else if (k == 1)
+				fprintf(f, "ftruncate d%d %u\n", d, rnd(4) * 4096);
+			else if (k == 2 && nd >= 0) {
+				fprintf(f, "dup d%d d%d\n", d, nd);
+				open[nd] = 1;
+			} else
+				fprintf(f, "child %s d%d\n", cops[rnd(4)], d);
+			continue;
 		}
 		if (gen_real && r >= 66 && r < 70) {
 			/* real mode: fail/heal in place of unlink (freed failed blocks
@@ -288,7 +317,11 @@ static void gen_one(FILE *f, const char *name, int nops)
 		} else if (r < 93) {
 			char eb[16];
 
-			fprintf(f, "error meta %s\n", dt_errname(pick_err(), eb, sizeof(eb)));
+			/* no block device (tmpfs): a data error in its place */
+			if (dt_fs_has_bdev(fs))
+				fprintf(f, "error meta %s\n", dt_errname(pick_err(), eb, sizeof(eb)));
+			else
+				fprintf(f, "error data d%d %s\n", d, dt_errname(pick_err(), eb, sizeof(eb)));
 		} else {
 			int d2 = pick_open(open);
 			static const char *const ops[] = {"syncfs", "fsync", "fdatasync", "syncfs"};
@@ -309,9 +342,15 @@ static int cmd_gen(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt(argc, argv, "s:n:o:p:R")) != -1) {
+	while ((c = getopt(argc, argv, "f:s:n:o:p:R")) != -1) {
 		switch (c) {
 		case 'R': gen_real = 1; break;
+		case 'f':
+			if (dt_fs_parse(optarg, &fs)) {
+				fprintf(stderr, "difftest: unknown filesystem '%s'\n", optarg);
+				exit(2);
+			}
+			break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'n': nscripts = strtol(optarg, NULL, 0); break;
 		case 'o': ops = strtol(optarg, NULL, 0); break;
