@@ -13,7 +13,7 @@ static const char *const opnames[OP__COUNT] = {
 	[OP_OPEN] = "open",	    [OP_WRITE] = "write",   [OP_FSYNC] = "fsync",
 	[OP_FDATASYNC] = "fdatasync", [OP_SFR] = "sfr",     [OP_SYNCFS] = "syncfs",
 	[OP_CLOSE] = "close",	    [OP_UNLINK] = "unlink", [OP_EVICT] = "evict",
-	[OP_READ] = "read", [OP_FTRUNCATE] = "ftruncate", [OP_DUP] = "dup", [OP_CHILD] = "child",
+	[OP_READ] = "read", [OP_FTRUNCATE] = "ftruncate", [OP_DUP] = "dup", [OP_FALLOCATE] = "fallocate", [OP_CHILD] = "child",
 	[OP_SYNC] = "sync",	    [OP_ERR_DATA] = "error", [OP_ERR_META] = "error",
 	[OP_PAR] = "par",	    [OP_FAIL] = "fail",     [OP_HEAL] = "heal",
 };
@@ -59,6 +59,61 @@ int dt_errnum(const char *name)
 	if (*name && !*end && v >= 1 && v <= 4095)
 		return (int)v;
 	return -1;
+}
+
+static const struct {
+	const char *name, *abbr;
+	unsigned flag;
+} fallocs[] = {
+	{"KEEP_SIZE", "KEEP", FALLOC_KEEP_SIZE},
+	{"PUNCH_HOLE", "PUNCH", FALLOC_PUNCH_HOLE},
+	{"COLLAPSE_RANGE", "COLLAPSE", FALLOC_COLLAPSE_RANGE},
+	{"ZERO_RANGE", "ZERO", FALLOC_ZERO_RANGE},
+	{"INSERT_RANGE", "INSERT", FALLOC_INSERT_RANGE},
+};
+
+long dt_falloc_flags(const char *s)
+{
+	long flags = 0;
+	char buf[128], *tok, *save = NULL;
+	char *end;
+
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	if (isdigit((unsigned char)buf[0])) {
+		long v = strtol(buf, &end, 0);
+
+		return (*end || v < 0 || v > 0xff) ? -1 : v;
+	}
+	for (tok = strtok_r(buf, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
+		unsigned i;
+
+		for (i = 0; i < sizeof(fallocs) / sizeof(fallocs[0]); i++)
+			if (!strcmp(tok, fallocs[i].name) || !strcmp(tok, fallocs[i].abbr))
+				break;
+		if (i == sizeof(fallocs) / sizeof(fallocs[0]))
+			return -1;
+		flags |= fallocs[i].flag;
+	}
+	return flags;
+}
+
+void dt_falloc_format(unsigned flags, char *buf, size_t len)
+{
+	size_t o = 0;
+	unsigned rest = flags;
+
+	if (len)
+		buf[0] = 0;
+	for (unsigned i = 0; i < sizeof(fallocs) / sizeof(fallocs[0]); i++)
+		if (flags & fallocs[i].flag) {
+			o += snprintf(buf + o, o < len ? len - o : 0, "%s%s", o ? "|" : "",
+				      fallocs[i].abbr);
+			rest &= ~fallocs[i].flag;
+		}
+	if (!flags || rest)
+		snprintf(buf, len, "%u", flags); /* 0, or bits without a name: the number */
 }
 
 long dt_sfr_flags(const char *s)
@@ -161,6 +216,10 @@ void dt_op_format(const struct dt_op *op, char *buf, size_t len)
 		break;
 	case OP_DUP:
 		snprintf(buf, len, "dup d%d d%d", op->fd, op->fd2);
+		break;
+	case OP_FALLOCATE:
+		dt_falloc_format(op->flags, f, sizeof(f));
+		snprintf(buf, len, "fallocate d%d %s %lld %lld", op->fd, f, op->off, op->len);
 		break;
 	case OP_CHILD:
 		dt_op_format(&op->sub[0], a, sizeof(a));
@@ -298,6 +357,27 @@ static int parse_op(struct pctx *c, char **tok, int n, struct dt_op *op)
 			return perr(c, "%s length %lld out of range (0..1048576)", w, op->len);
 		if (n > 3)
 			return perr(c, "too many arguments to %s", w);
+		return 0;
+	}
+	if (!strcmp(w, "fallocate")) {
+		long fl;
+
+		op->code = OP_FALLOCATE;
+		if ((op->fd = parse_idx(c, n > 1 ? tok[1] : NULL, 'd', DT_MAX_FDS, "descriptor")) < 0)
+			return -1;
+		if (n != 5)
+			return perr(c, "fallocate takes: dN MODE OFFSET LENGTH");
+		fl = dt_falloc_flags(tok[2]);
+		if (fl < 0)
+			return perr(c, "bad fallocate mode '%s' (KEEP_SIZE|PUNCH_HOLE|COLLAPSE_RANGE|"
+				    "ZERO_RANGE|INSERT_RANGE, or a number)", tok[2]);
+		op->flags = (unsigned)fl;
+		if (parse_num(c, tok[3], &op->off, "offset") || parse_num(c, tok[4], &op->len, "length"))
+			return -1;
+		/* the model's page cache holds 4 MiB of a file; an insert moves
+		 * its end by LEN */
+		if (op->off < -1 || op->len < -1 || op->off > (1 << 20) || op->len > (1 << 20))
+			return perr(c, "fallocate offset and length must be in -1..1048576");
 		return 0;
 	}
 	if (!strcmp(w, "ftruncate")) {
@@ -479,6 +559,7 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 		/* fall through */
 	case OP_READ:
 	case OP_FTRUNCATE:
+	case OP_FALLOCATE:
 		if (in_par)
 			return perr(c, "%s cannot run inside par", dt_opname(op->code));
 		/* fall through */

@@ -9,6 +9,8 @@
  *   read dN [LEN]            read LEN bytes (default 4096) at the file offset
  *   ftruncate dN LEN         ftruncate() to LEN bytes
  *   dup dN dM                dM = dup(dN): the same open file description
+ *   fallocate dN MODE OFF LEN  MODE: KEEP_SIZE|PUNCH_HOLE|COLLAPSE_RANGE|ZERO_RANGE|
+ *                            INSERT_RANGE (or KEEP|PUNCH|COLLAPSE|ZERO|INSERT, a number, 0)
  *   child OP                 OP (a descriptor op) in a forked child process
  *   fsync dN | fdatasync dN | syncfs dN | close dN
  *   sfr dN FLAGS [OFF LEN]   sync_file_range; FLAGS: WAIT_BEFORE|WRITE|WAIT_AFTER
@@ -60,6 +62,7 @@ enum dt_opcode {
 	OP_READ,       /* read() LEN bytes at the file offset */
 	OP_FTRUNCATE,  /* ftruncate() to LEN */
 	OP_DUP,        /* fd2 = dup(fd): one open file description, one cursor */
+	OP_FALLOCATE,  /* fallocate(fd, flags, off, len) */
 	OP_CHILD,      /* sub[0] run in a forked child (descriptors shared across fork) */
 	OP__COUNT
 };
@@ -69,6 +72,13 @@ enum dt_opcode {
 #define OPEN_RDONLY 4u
 #define OPEN_SYNC 8u    /* O_SYNC: each write ends in vfs_fsync_range() */
 #define OPEN_DSYNC 16u  /* O_DSYNC: the same, datasync */
+
+/* fallocate modes, as in <linux/falloc.h> */
+#define FALLOC_KEEP_SIZE 0x01u
+#define FALLOC_PUNCH_HOLE 0x02u
+#define FALLOC_COLLAPSE_RANGE 0x08u
+#define FALLOC_ZERO_RANGE 0x10u
+#define FALLOC_INSERT_RANGE 0x20u
 
 /* sync_file_range flags, as in <linux/fs.h> */
 #define SFR_WAIT_BEFORE 1u
@@ -123,6 +133,9 @@ const char *dt_opname(enum dt_opcode c);
 /* errno <-> name ("EIO", "ENOSPC", ..., or a decimal number). */
 const char *dt_errname(int err, char *buf, size_t len);
 int dt_errnum(const char *name); /* -1 if unknown */
+/* "PUNCH|KEEP" etc. -> fallocate mode; -1 on error */
+long dt_falloc_flags(const char *s);
+void dt_falloc_format(unsigned flags, char *buf, size_t len);
 /* "WAIT_BEFORE|WRITE" etc. -> flags; -1 on error */
 long dt_sfr_flags(const char *s);
 void dt_sfr_format(unsigned flags, char *buf, size_t len);

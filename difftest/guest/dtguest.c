@@ -311,6 +311,10 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 		r = ftruncate(fd, (off_t)op->len);
 		result(o, which, r, errno);
 		return;
+	case OP_FALLOCATE:
+		r = fallocate(fd, (int)op->flags, (off_t)op->off, (off_t)op->len);
+		result(o, which, r, errno);
+		return;
 	case OP_DUP:
 		r = dup(fd);
 		fds[op->fd2] = r >= 0 ? (int)r : -1;

@@ -41,6 +41,7 @@ static const struct {
 	{"syncfs_bdev_cursor", offsetof(struct dt_contract, syncfs_bdev_cursor)},
 	{"md_once", offsetof(struct dt_contract, md_once)},
 	{"fat_md_once", offsetof(struct dt_contract, fat_md_once)},
+	{"falloc_cursor", offsetof(struct dt_contract, falloc_cursor)},
 };
 
 const char *dt_switch_name(int i)

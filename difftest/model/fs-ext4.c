@@ -4,6 +4,8 @@
  * which scripts the campaign gives each: real errors need explicit writeback
  * points, and data=journal writes data home at checkpoint time).
  */
+#include <errno.h>
+
 #include "internal.h"
 
 /*
@@ -45,11 +47,91 @@ static void ext4_meta_error(struct m_state *m)
 		errseq_check_and_advance(&m->bdev_wb_err, &m->ext4_bdev_cursor);
 }
 
+static int any_dirty(const struct m_inode *in)
+{
+	for (int i = 0; i < MAX_PAGES / 64; i++)
+		if (in->dirty[i])
+			return 1;
+	return 0;
+}
+
+/*
+ * Write back and wait on pages [first, last] before changing the layout:
+ * stock, filemap_write_and_wait_range() (mm/filemap.c), whose
+ * filemap_check_errors() returns and clears the mapping's AS flags, for
+ * whichever descriptor calls; falloc_cursor (kernel-port 0011 since the
+ * review), file_write_and_wait_range(): the descriptor's f_wb_err.
+ */
+static int falloc_wait(struct m_state *m, struct m_fd *f, long long first, long long last,
+		       struct out *w)
+{
+	m_writeback(m, f->ino, first, last);
+	if (m->c.falloc_cursor)
+		return m_file_check_and_advance_wb_err(m, f, w);
+	return m_filemap_check_errors(&m->ino[f->ino].as);
+}
+
+/* fs/ext4/extents.c ext4_fallocate() (4 KiB blocks, extent files) */
+static int ext4_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, long long off,
+			  long long len, struct out *w)
+{
+	struct m_inode *in = &m->ino[f->ino];
+	long long last = MAX_PAGES - 1;
+	int r;
+
+	if (mode & FALLOC_PUNCH_HOLE) {
+		/* fs/ext4/inode.c ext4_punch_hole(): the write-out only when the
+		 * mapping has a dirty page anywhere (mapping_tagged DIRTY) */
+		if (any_dirty(in) && (r = falloc_wait(m, f, off / PAGE, (off + len - 1) / PAGE, w)))
+			return r;
+		if (off >= in->size)
+			return 0;
+		/* truncate_pagecache_range() of the whole blocks inside; the
+		 * partial ones are zeroed in place */
+		m_drop_pages(in, (off + PAGE - 1) / PAGE, (off + len) / PAGE - 1);
+		return 0;
+	}
+	if (mode & (FALLOC_COLLAPSE_RANGE | FALLOC_INSERT_RANGE)) {
+		/* ext4_collapse_range(), ext4_insert_range(): block-aligned, then
+		 * (data=journal: ext4_force_commit(), no writeback error) the
+		 * size check, the write-out, and the page cache from the first
+		 * page changed is dropped */
+		if ((off | len) % PAGE)
+			return -EINVAL;
+		if (mode & FALLOC_COLLAPSE_RANGE) {
+			if (off + len >= in->size)
+				return -EINVAL;
+			if ((r = falloc_wait(m, f, off / PAGE, off / PAGE, w)) ||
+			    (r = falloc_wait(m, f, (off + len) / PAGE, last, w)))
+				return r;
+			m_drop_pages(in, off / PAGE, last);
+			m_set_size(m, in, in->size - len);
+		} else {
+			if (off >= in->size)
+				return -EINVAL;
+			if ((r = falloc_wait(m, f, off / PAGE, last, w)))
+				return r;
+			m_drop_pages(in, off / PAGE, last);
+			m_set_size(m, in, in->size + len);
+		}
+		return 0;
+	}
+	if (mode & FALLOC_ZERO_RANGE)
+		/* ext4_zero_range(): no write-out; the whole blocks inside are
+		 * dropped from the page cache (dirty ones unwritten) */
+		m_drop_pages(in, (off + PAGE - 1) / PAGE, (off + len) / PAGE - 1);
+	/* preallocation and zero range: the size grows unless KEEP_SIZE */
+	if (!(mode & FALLOC_KEEP_SIZE) && off + len > in->size)
+		m_set_size(m, in, off + len);
+	return 0;
+}
+
 const struct dt_fs_rules dt_fs_ext4_ordered = {
 	.name = "ext4-ordered",
 	.has_bdev = 1,
 	.wb_err_record = 1,
 	.fsync = ext4_sync_file,
+	.fallocate = ext4_fallocate,
 	.meta_error = ext4_meta_error,
 };
 
@@ -58,5 +140,6 @@ const struct dt_fs_rules dt_fs_ext4_journal = {
 	.has_bdev = 1,
 	.wb_err_record = 1,
 	.fsync = ext4_sync_file,
+	.fallocate = ext4_fallocate,
 	.meta_error = ext4_meta_error,
 };

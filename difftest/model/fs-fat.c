@@ -70,10 +70,30 @@ static int exfat_sync_fs(struct m_state *m)
 	return 0;
 }
 
+/*
+ * fs/fat/file.c fat_fallocate(): KEEP_SIZE alone preallocates clusters; mode
+ * 0 past the end is an expanding truncate (fat_cont_expand(): zeros through
+ * the page cache, no write-out unless IS_SYNC); anything else EOPNOTSUPP.
+ * exfat (6.1) has no ->fallocate.
+ */
+static int fat_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, long long off,
+			 long long len, struct out *w)
+{
+	struct m_inode *in = &m->ino[f->ino];
+
+	(void)w;
+	if (mode & ~FALLOC_KEEP_SIZE)
+		return -EOPNOTSUPP;
+	if (!(mode & FALLOC_KEEP_SIZE) && off + len > in->size)
+		m_set_size(m, in, off + len);
+	return 0;
+}
+
 const struct dt_fs_rules dt_fs_vfat = {
 	.name = "vfat",
 	.has_bdev = 1,
 	.fsync = fat_file_fsync,
+	.fallocate = fat_fallocate,
 };
 
 const struct dt_fs_rules dt_fs_exfat = {

@@ -4,6 +4,8 @@
  * written back, but mapping_set_error() records in its mappings and its
  * superblock as anywhere ("error data").
  */
+#include <errno.h>
+
 #include "internal.h"
 
 /*
@@ -23,9 +25,32 @@ static int noop_fsync(struct m_state *m, struct m_fd *f, long long first, long l
 	return 0;
 }
 
+/*
+ * mm/shmem.c shmem_fallocate(): KEEP_SIZE and PUNCH_HOLE only; a hole drops
+ * the whole pages inside (shmem_truncate_range(), dirty or not: tmpfs
+ * writes nothing back); preallocation grows the size unless KEEP_SIZE.
+ */
+static int shmem_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, long long off,
+			   long long len, struct out *w)
+{
+	struct m_inode *in = &m->ino[f->ino];
+
+	(void)w;
+	if (mode & ~(FALLOC_KEEP_SIZE | FALLOC_PUNCH_HOLE))
+		return -EOPNOTSUPP;
+	if (mode & FALLOC_PUNCH_HOLE) {
+		m_drop_pages(in, (off + PAGE - 1) / PAGE, (off + len) / PAGE - 1);
+		return 0;
+	}
+	if (!(mode & FALLOC_KEEP_SIZE) && off + len > in->size)
+		m_set_size(m, in, off + len);
+	return 0;
+}
+
 const struct dt_fs_rules dt_fs_tmpfs = {
 	.name = "tmpfs",
 	.has_bdev = 0,
 	.pins_inodes = 1,
 	.fsync = noop_fsync,
+	.fallocate = shmem_fallocate,
 };

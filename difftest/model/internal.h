@@ -107,6 +107,9 @@ struct dt_fs_rules {
 	 * returned first: sync_filesystem() stops there), and within sync(2)
 	 * (sync_fs_one_sb(), result ignored: "sync" and "evict"); NULL: none */
 	int (*sync_fs)(struct m_state *m);
+	/* ->fallocate (after vfs_fallocate()'s checks); NULL: none (EOPNOTSUPP) */
+	int (*fallocate)(struct m_state *m, struct m_fd *f, unsigned mode, long long off,
+			 long long len, struct out *w);
 	/* right after a metadata buffer's write failed ("error meta"): the
 	 * filesystem's own readers of the bdev error (ext4), NULL: none */
 	void (*meta_error)(struct m_state *m);
@@ -144,6 +147,10 @@ int m_generic_file_fsync(struct m_state *m, struct m_fd *f, long long first, lon
 			 struct out *w);
 int m_sb_errs(struct m_state *m, struct m_fd *f);
 int m_sync_filesystem(struct m_state *m);
+/* truncate_pagecache_range(): drop pages [first, last], dirty ones unwritten */
+void m_drop_pages(struct m_inode *in, long long first, long long last);
+/* the inode's size changed (the on-disk size follows while it has a name) */
+void m_set_size(struct m_state *m, struct m_inode *in, long long size);
 
 /* par.c: a "par" line against the kernel's results @obs (NULL: predict only) */
 int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *obs,

@@ -67,6 +67,12 @@ struct dt_contract {
 			      f_md_wb_err only (kernel-port 0015/0016); off: exfat's
 			      sync_blockdev() also returns the bdev mapping's AS_EIO/
 			      AS_ENOSPC flags, a second report of one failure */
+	int falloc_cursor; /* ext4 fallocate: punch hole (over a file with dirty pages),
+			      collapse and insert range wait with
+			      file_write_and_wait_range(): a descriptor's error once,
+			      f_wb_err advanced (kernel-port 0011 since the review); off
+			      (stock): filemap_write_and_wait_range(), the mapping's
+			      AS_EIO/AS_ENOSPC flag, to the first caller of any descriptor */
 	enum dt_bug bug;
 	/* Not a switch but a fact about the kernel under test: its line (contract token
 	 * linux=6.1, the default, or linux=6.12). Where 6.12 really behaves differently
@@ -75,14 +81,14 @@ struct dt_contract {
 };
 
 /* The switches above, in this order (reports list them so). */
-#define DT_NSWITCHES 7
+#define DT_NSWITCHES 8
 const char *dt_switch_name(int i);
 int *dt_contract_switch(struct dt_contract *c, int i);
 
 void dt_contract_stock(struct dt_contract *c);
 void dt_contract_patched(struct dt_contract *c);
 /* "stock", "patched", or a comma list of switches: md_cursor,keep_unseen,syncfs_locked,
- * syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once, each optionally prefixed with "no-"; applied over the current
+ * syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once,falloc_cursor, each optionally prefixed with "no-"; applied over the current
  * value. */
 int dt_contract_parse(const char *s, struct dt_contract *c);
 void dt_contract_format(const struct dt_contract *c, char *buf, size_t len);

@@ -188,6 +188,25 @@ static struct m_fd *fd_of(struct m_state *m, const struct dt_op *op)
 	return k >= 0 ? &m->fd[k] : &m->none;
 }
 
+void m_drop_pages(struct m_inode *in, long long first, long long last)
+{
+	if (first < 0)
+		first = 0;
+	for (long long p = first; p <= last && p < MAX_PAGES; p++) {
+		uint64_t bit = 1ULL << (p % 64);
+
+		in->dirty[p / 64] &= ~bit;
+		in->cached[p / 64] &= ~bit;
+	}
+}
+
+void m_set_size(struct m_state *m, struct m_inode *in, long long size)
+{
+	in->size = size;
+	if (in->linked)
+		m->disk_size[in->label] = size;
+}
+
 /* patched (kernel-port 0007): file_check_and_advance_md_wb_err() */
 int m_file_check_and_advance_md_wb_err(struct m_state *m, struct m_fd *f, struct out *w)
 {
@@ -406,13 +425,17 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		 * the data written is read back until the page leaves memory. */
 		in = &m->ino[f->ino];
 		end = f->pos + op->len < in->size ? f->pos + op->len : in->size;
-		for (long long p = f->pos / PAGE; f->pos + done < end && p < MAX_PAGES; p++) {
+		for (long long p = f->pos / PAGE; f->pos + done < end; p++) {
 			long long to = (p + 1) * PAGE < end ? (p + 1) * PAGE : end;
 			uint64_t bit = 1ULL << (p % 64);
 
-			if (!(in->cached[p / 64] & bit) && p < in->fail_pages)
-				break;
-			in->cached[p / 64] |= bit;
+			/* past the 4 MiB the model tracks (an insert range can move
+			 * the end there): never on a failed extent, so readable */
+			if (p < MAX_PAGES) {
+				if (!(in->cached[p / 64] & bit) && p < in->fail_pages)
+					break;
+				in->cached[p / 64] |= bit;
+			}
 			done = to - f->pos;
 		}
 		if (done == 0 && f->pos < end) {
@@ -466,6 +489,40 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		if (in->linked)
 			m->disk_size[in->label] = in->size;
 		m_put(w, 0, 0);
+		return;
+	}
+	case OP_FALLOCATE: {
+		unsigned mode = op->flags;
+
+		f = fd_of(m, op);
+		if (f->state != 1) {
+			fail(w, EBADF);
+			return;
+		}
+		/* fs/open.c vfs_fallocate(), its checks in its order */
+		if (op->off < 0 || op->len <= 0)
+			r = -EINVAL;
+		else if (mode & ~(FALLOC_KEEP_SIZE | FALLOC_PUNCH_HOLE | FALLOC_COLLAPSE_RANGE |
+				  FALLOC_ZERO_RANGE | FALLOC_INSERT_RANGE | 0x40u /* UNSHARE */))
+			r = -EOPNOTSUPP;
+		else if ((mode & (FALLOC_PUNCH_HOLE | FALLOC_ZERO_RANGE)) ==
+			 (FALLOC_PUNCH_HOLE | FALLOC_ZERO_RANGE))
+			r = -EOPNOTSUPP;
+		else if ((mode & FALLOC_PUNCH_HOLE) && !(mode & FALLOC_KEEP_SIZE))
+			r = -EOPNOTSUPP;
+		else if ((mode & FALLOC_COLLAPSE_RANGE) && (mode & ~FALLOC_COLLAPSE_RANGE))
+			r = -EINVAL;
+		else if ((mode & FALLOC_INSERT_RANGE) && (mode & ~FALLOC_INSERT_RANGE))
+			r = -EINVAL;
+		else if ((mode & 0x40u) && (mode & ~(0x40u | FALLOC_KEEP_SIZE)))
+			r = -EINVAL;
+		else if (f->rdonly)
+			r = -EBADF;
+		else if (!m->fsr->fallocate)
+			r = -EOPNOTSUPP;
+		else
+			r = m->fsr->fallocate(m, f, mode, op->off, op->len, w);
+		m_put(w, r ? -1 : 0, -r);
 		return;
 	}
 	case OP_FSYNC:

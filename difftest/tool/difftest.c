@@ -50,7 +50,7 @@ static void usage(void)
 		"       difftest compare [-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] "
 		"BATCH RESULTS\n"
 		"       difftest shrink [-c CONTRACT] [-f FS] [-r ROUND] DIVBATCH [RESULTS]\n"
-		"CONTRACT: stock | patched | md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once"
+		"CONTRACT: stock | patched | md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once,falloc_cursor"
 		" (no-X to clear),"
 		" bug=NAME, linux=6.1|6.12\nFS: ext2 | ext4-ordered | ext4-journal | vfat | exfat | tmpfs\n");
 	exit(2);
@@ -247,9 +247,10 @@ static void gen_one(FILE *f, const char *name, int nops)
 			/* the ops of issue 16: read, ftruncate (page multiples: a size
 			 * inside a page would read a failed block to zero its tail;
 			 * none in real mode: freed failed blocks could be reused), dup,
-			 * an op in a forked child */
+			 * an op in a forked child, fallocate (none in real mode: it
+			 * frees and moves blocks) */
 			static const char *const cops[] = {"fsync", "fdatasync", "syncfs", "write"};
-			uint32_t k = rnd(4);
+			uint32_t k = rnd(5);
 			int nd = -1;
 
 			for (int i = 0; i < nfds && k == 2; i++)
@@ -257,7 +258,17 @@ static void gen_one(FILE *f, const char *name, int nops)
 					nd = i;
 					break;
 				}
-			if (k == 0 || (k == 1 && gen_real))
+			if (k == 4 && !gen_real) {
+				static const char *const modes[] = {
+					"0", "KEEP", "PUNCH|KEEP", "COLLAPSE", "INSERT", "ZERO", "ZERO|KEEP", "PUNCH",
+				};
+				uint32_t mi = rnd(8);
+				uint32_t off = rnd(8) ? rnd(4) * 4096 : rnd(9000);
+
+				uint32_t len = rnd(10) ? (1 + rnd(3)) * 4096 : rnd(6000);
+
+				fprintf(f, "fallocate d%d %s %u %u\n", d, modes[mi], off, len);
+			} else if (k == 0 || ((k == 1 || k == 4) && gen_real))
 				fprintf(f, "read d%d %u\n", d, rnd(4) ? 4096 : 1 + rnd(16384));
 			else if (k == 1)
 				fprintf(f, "ftruncate d%d %u\n", d, rnd(4) * 4096);
