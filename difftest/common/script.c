@@ -13,7 +13,7 @@ static const char *const opnames[OP__COUNT] = {
 	[OP_OPEN] = "open",	    [OP_WRITE] = "write",   [OP_FSYNC] = "fsync",
 	[OP_FDATASYNC] = "fdatasync", [OP_SFR] = "sfr",     [OP_SYNCFS] = "syncfs",
 	[OP_CLOSE] = "close",	    [OP_UNLINK] = "unlink", [OP_EVICT] = "evict",
-	[OP_READ] = "read", [OP_FTRUNCATE] = "ftruncate", [OP_DUP] = "dup", [OP_FALLOCATE] = "fallocate", [OP_CHILD] = "child",
+	[OP_READ] = "read", [OP_FTRUNCATE] = "ftruncate", [OP_DUP] = "dup", [OP_FALLOCATE] = "fallocate", [OP_CYCLE] = "cycle", [OP_CHILD] = "child",
 	[OP_SYNC] = "sync",	    [OP_ERR_DATA] = "error", [OP_ERR_META] = "error",
 	[OP_PAR] = "par",	    [OP_FAIL] = "fail",     [OP_HEAL] = "heal",
 };
@@ -201,6 +201,7 @@ void dt_op_format(const struct dt_op *op, char *buf, size_t len)
 	case OP_HEAL:
 	case OP_EVICT:
 	case OP_SYNC:
+	case OP_CYCLE:
 		snprintf(buf, len, "%s", dt_opname(op->code));
 		break;
 	case OP_ERR_DATA:
@@ -435,8 +436,9 @@ static int parse_op(struct pctx *c, char **tok, int n, struct dt_op *op)
 			return perr(c, "too many arguments to unlink");
 		return 0;
 	}
-	if (!strcmp(w, "evict") || !strcmp(w, "sync") || !strcmp(w, "heal")) {
-		op->code = !strcmp(w, "evict") ? OP_EVICT : !strcmp(w, "sync") ? OP_SYNC : OP_HEAL;
+	if (!strcmp(w, "evict") || !strcmp(w, "sync") || !strcmp(w, "heal") || !strcmp(w, "cycle")) {
+		op->code = !strcmp(w, "evict") ? OP_EVICT : !strcmp(w, "sync") ? OP_SYNC
+			   : !strcmp(w, "cycle") ? OP_CYCLE : OP_HEAL;
 		if (n > 1)
 			return perr(c, "%s takes no arguments", w);
 		return 0;
@@ -527,6 +529,14 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 		v->desc[op->fd] = free_desc(v);
 		v->open[op->fd] = 1;
 		v->pos[v->desc[op->fd]] = 0;
+		return 0;
+	case OP_CYCLE:
+		if (in_par)
+			return perr(c, "cycle cannot run inside par");
+		for (int i = 0; i < DT_MAX_FDS; i++)
+			if (v->open[i])
+				return perr(c, "cycle with d%d open (umount would fail: EBUSY); close "
+					    "every descriptor first", i);
 		return 0;
 	case OP_DUP:
 		if (in_par)

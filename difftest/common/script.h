@@ -12,6 +12,7 @@
  *   fallocate dN MODE OFF LEN  MODE: KEEP_SIZE|PUNCH_HOLE|COLLAPSE_RANGE|ZERO_RANGE|
  *                            INSERT_RANGE (or KEEP|PUNCH|COLLAPSE|ZERO|INSERT, a number, 0)
  *   child OP                 OP (a descriptor op) in a forked child process
+ *   cycle                    umount and mount again (every descriptor closed)
  *   fsync dN | fdatasync dN | syncfs dN | close dN
  *   sfr dN FLAGS [OFF LEN]   sync_file_range; FLAGS: WAIT_BEFORE|WRITE|WAIT_AFTER
  *                            (or WB|W|WA, or a number, or 0)
@@ -63,6 +64,7 @@ enum dt_opcode {
 	OP_FTRUNCATE,  /* ftruncate() to LEN */
 	OP_DUP,        /* fd2 = dup(fd): one open file description, one cursor */
 	OP_FALLOCATE,  /* fallocate(fd, flags, off, len) */
+	OP_CYCLE,      /* umount, then mount the same device again (no descriptor open) */
 	OP_CHILD,      /* sub[0] run in a forked child (descriptors shared across fork) */
 	OP__COUNT
 };

@@ -269,6 +269,8 @@ static void result(struct dt_opres *o, int which, long ret, int err)
 static char wbuf[1 << 20];
 static char rbuf[1 << 20];
 
+static int fs_mount(char *why, size_t len);
+
 static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 {
 	char p[256], cmd[320];
@@ -311,6 +313,20 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 		r = ftruncate(fd, (off_t)op->len);
 		result(o, which, r, errno);
 		return;
+	case OP_CYCLE: {
+		char why[300];
+
+		/* umount and mount again: no reset of the device's wb_err here */
+		if (umount(opt_mnt)) {
+			result(o, which, -1, errno);
+			return;
+		}
+		r = fs_mount(why, sizeof(why));
+		if (r)
+			fprintf(stderr, "DT I dtguest: cycle: %s\n", why);
+		result(o, which, r ? -1 : 0, EIO);
+		return;
+	}
 	case OP_FALLOCATE:
 		r = fallocate(fd, (int)op->flags, (off_t)op->off, (off_t)op->len);
 		result(o, which, r, errno);
@@ -502,10 +518,33 @@ static void run_par(const struct dt_op *op, struct dt_opres *o)
 
 /* ---- one script ---- */
 
+/* Mount the filesystem of --fs on the mount point (over the dm device, or
+ * tmpfs), with its test directory; fs_dev names its device for the trace. */
+static int fs_mount(char *why, size_t len)
+{
+	char p[256];
+	struct stat st;
+
+	mkdir(opt_mnt, 0755);
+	if (mount(gfs->bdev ? DM_NODE : "tmpfs", opt_mnt, gfs->type, 0, gfs->opts)) {
+		snprintf(why, len, "mount %s %s (over %s) on %s (%s): %s", gfs->type,
+			 gfs->bdev ? DM_NODE : "tmpfs", gfs->bdev ? opt_dev : "-", opt_mnt, gfs->opts,
+			 strerror(errno));
+		return -1;
+	}
+	snprintf(p, sizeof(p), "%s/t", opt_mnt);
+	mkdir(p, 0755);
+	if (stat(opt_mnt, &st)) {
+		snprintf(why, len, "stat %s: %s", opt_mnt, strerror(errno));
+		return -1;
+	}
+	fs_dev = st.st_dev;
+	return 0;
+}
+
 static int setup(char *why, size_t len)
 {
 	char cmd[300], p[256];
-	struct stat st;
 	int r;
 
 	/*
@@ -514,15 +553,8 @@ static int setup(char *why, size_t len)
 	 * linear (teardown heals it) and unmounted, so its page cache was
 	 * dropped at the last close; its wb_err is reset below.
 	 */
-	if (!gfs->bdev) {
-		mkdir(opt_mnt, 0755);
-		if (mount("tmpfs", opt_mnt, gfs->type, 0, gfs->opts)) {
-			snprintf(why, len, "mount %s on %s (%s): %s", gfs->type, opt_mnt, gfs->opts,
-				 strerror(errno));
-			return -1;
-		}
-		goto mounted;
-	}
+	if (!gfs->bdev)
+		goto mount;
 	if (!dm_live) {
 		if (fault_dm_up(DM_NAME, DM_NODE, opt_dev, why, len))
 			return -1;
@@ -534,20 +566,9 @@ static int setup(char *why, size_t len)
 			 strerror(-r));
 		return -1;
 	}
-	mkdir(opt_mnt, 0755);
-	if (mount(DM_NODE, opt_mnt, gfs->type, 0, gfs->opts)) {
-		snprintf(why, len, "mount %s %s (over %s) on %s (%s): %s", gfs->type, DM_NODE, opt_dev,
-			 opt_mnt, gfs->opts, strerror(errno));
+mount:
+	if (fs_mount(why, len))
 		return -1;
-	}
-mounted:
-	snprintf(p, sizeof(p), "%s/t", opt_mnt);
-	mkdir(p, 0755);
-	if (stat(opt_mnt, &st)) {
-		snprintf(why, len, "stat %s: %s", opt_mnt, strerror(errno));
-		return -1;
-	}
-	fs_dev = st.st_dev;
 	/* remove what an interrupted run may have left */
 	for (int i = 0; i < DT_MAX_FILES; i++) {
 		fpath(p, sizeof(p), i);

@@ -42,6 +42,7 @@ static const struct {
 	{"md_once", offsetof(struct dt_contract, md_once)},
 	{"fat_md_once", offsetof(struct dt_contract, fat_md_once)},
 	{"falloc_cursor", offsetof(struct dt_contract, falloc_cursor)},
+	{"mount_forgets", offsetof(struct dt_contract, mount_forgets)},
 };
 
 const char *dt_switch_name(int i)

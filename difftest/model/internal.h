@@ -94,6 +94,9 @@ struct dt_fs_rules {
 					   the patched md cursors; tmpfs has none */
 	unsigned pins_inodes : 1;       /* drop_caches frees none of its inodes (tmpfs:
 					   every inode is pinned by its dentry) */
+	unsigned journal_data : 1;      /* ext4 data=journal: write() journals the data
+					   buffers (write_end_fn(): ext4_handle_dirty_metadata())
+					   and never tags the page cache dirty */
 	unsigned wb_err_record : 1;     /* FS_WB_ERR_RECORD (kernel-port 0004): the patched
 					   kernel keeps an evicted inode's unseen error
 					   (keep_unseen) only where inode number and
@@ -110,6 +113,9 @@ struct dt_fs_rules {
 	/* ->fallocate (after vfs_fallocate()'s checks); NULL: none (EOPNOTSUPP) */
 	int (*fallocate)(struct m_state *m, struct m_fd *f, unsigned mode, long long off,
 			 long long len, struct out *w);
+	/* at mount, after the generic set-up: the filesystem's own readers of
+	 * the bdev error (ext4 samples it); NULL: none */
+	void (*mount)(struct m_state *m);
 	/* right after a metadata buffer's write failed ("error meta"): the
 	 * filesystem's own readers of the bdev error (ext4), NULL: none */
 	void (*meta_error)(struct m_state *m);

@@ -491,6 +491,41 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		m_put(w, 0, 0);
 		return;
 	}
+	case OP_CYCLE: {
+		errseq_t since = 0;
+
+		/* umount: fs/super.c generic_shutdown_super(): sync_filesystem()
+		 * (its result dropped), evict_inodes(): every inode goes, with its
+		 * wb_err and flags (the patched record of evicted errors is freed
+		 * with the superblock, kernel-port 0004) */
+		m_writeback_all(m);
+		if (m->fsr->sync_fs)
+			m->fsr->sync_fs(m);
+		for (int i = 0; i < MAX_INODES; i++)
+			m->ino[i].used = 0;
+		for (int fl = 0; fl < DT_MAX_FILES; fl++) {
+			m->cached[fl] = -1;
+			if (!m->fsr->has_bdev) /* tmpfs: the files went with the superblock */
+				m->exists[fl] = 0, m->disk_size[fl] = 0, m->disk_fail[fl] = 0;
+		}
+		/* kill_block_super() -> blkdev_put(): the last opener's
+		 * blkdev_flush_mapping() -> sync_blockdev(): the bdev's AS flags
+		 * are cleared, the result dropped; its wb_err stays with the device */
+		m->bdev_as = 0;
+		/* mount: a new super_block (alloc_super(): s_wb_err 0) */
+		m->s_wb_err = 0;
+		/* patched (mount_forgets, 0007): set_bdev_super() ->
+		 * bdev_forget_wb_err(): errseq_check_and_advance() from 0 marks an
+		 * unseen error seen; filemap_check_errors() clears the flags */
+		if (m->fsr->has_bdev && m->c.mount_forgets) {
+			errseq_check_and_advance(&m->bdev_wb_err, &since);
+			m->bdev_as = 0;
+		}
+		if (m->fsr->mount)
+			m->fsr->mount(m);
+		m_put(w, 0, 0);
+		return;
+	}
 	case OP_FALLOCATE: {
 		unsigned mode = op->flags;
 

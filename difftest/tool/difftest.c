@@ -50,7 +50,7 @@ static void usage(void)
 		"       difftest compare [-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] "
 		"BATCH RESULTS\n"
 		"       difftest shrink [-c CONTRACT] [-f FS] [-r ROUND] DIVBATCH [RESULTS]\n"
-		"CONTRACT: stock | patched | md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once,falloc_cursor"
+		"CONTRACT: stock | patched | md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once,falloc_cursor,mount_forgets"
 		" (no-X to clear),"
 		" bug=NAME, linux=6.1|6.12\nFS: ext2 | ext4-ordered | ext4-journal | vfat | exfat | tmpfs\n");
 	exit(2);
@@ -250,7 +250,7 @@ static void gen_one(FILE *f, const char *name, int nops)
 			 * an op in a forked child, fallocate (none in real mode: it
 			 * frees and moves blocks) */
 			static const char *const cops[] = {"fsync", "fdatasync", "syncfs", "write"};
-			uint32_t k = rnd(5);
+			uint32_t k = rnd(6);
 			int nd = -1;
 
 			for (int i = 0; i < nfds && k == 2; i++)
@@ -258,7 +258,15 @@ static void gen_one(FILE *f, const char *name, int nops)
 					nd = i;
 					break;
 				}
-			if (k == 4 && !gen_real) {
+			if (k == 5) {
+				/* umount + mount: every descriptor closed first */
+				for (int i = 0; i < nfds; i++)
+					if (open[i]) {
+						fprintf(f, "close d%d\n", i);
+						open[i] = 0;
+					}
+				fprintf(f, "cycle\n");
+			} else if (k == 4 && !gen_real) {
 				static const char *const modes[] = {
 					"0", "KEEP", "PUNCH|KEEP", "COLLAPSE", "INSERT", "ZERO", "ZERO|KEEP", "PUNCH",
 				};
