@@ -13,7 +13,7 @@ static const char *const opnames[OP__COUNT] = {
 	[OP_OPEN] = "open",	    [OP_WRITE] = "write",   [OP_FSYNC] = "fsync",
 	[OP_FDATASYNC] = "fdatasync", [OP_SFR] = "sfr",     [OP_SYNCFS] = "syncfs",
 	[OP_CLOSE] = "close",	    [OP_UNLINK] = "unlink", [OP_EVICT] = "evict",
-	[OP_READ] = "read", [OP_FTRUNCATE] = "ftruncate", [OP_DUP] = "dup", [OP_FALLOCATE] = "fallocate", [OP_CYCLE] = "cycle", [OP_CHILD] = "child",
+	[OP_READ] = "read", [OP_FTRUNCATE] = "ftruncate", [OP_DUP] = "dup", [OP_FALLOCATE] = "fallocate", [OP_CYCLE] = "cycle", [OP_LINK] = "link", [OP_RENAME] = "rename", [OP_CHILD] = "child",
 	[OP_SYNC] = "sync",	    [OP_ERR_DATA] = "error", [OP_ERR_META] = "error",
 	[OP_PAR] = "par",	    [OP_FAIL] = "fail",     [OP_HEAL] = "heal",
 };
@@ -195,6 +195,10 @@ void dt_op_format(const struct dt_op *op, char *buf, size_t len)
 	case OP_UNLINK:
 		snprintf(buf, len, "unlink f%d", op->file);
 		break;
+	case OP_LINK:
+	case OP_RENAME:
+		snprintf(buf, len, "%s f%d f%d", dt_opname(op->code), op->file, op->file2);
+		break;
 	case OP_FAIL:
 		snprintf(buf, len, "fail d%d", op->fd);
 		break;
@@ -315,6 +319,16 @@ static int parse_op(struct pctx *c, char **tok, int n, struct dt_op *op)
 	op->fd = -1;
 	op->fd2 = -1;
 	op->file = -1;
+	op->file2 = -1;
+	if (!strcmp(w, "link") || !strcmp(w, "rename")) {
+		op->code = !strcmp(w, "link") ? OP_LINK : OP_RENAME;
+		if ((op->file = parse_idx(c, n > 1 ? tok[1] : NULL, 'f', DT_MAX_FILES, "file")) < 0 ||
+		    (op->file2 = parse_idx(c, n > 2 ? tok[2] : NULL, 'f', DT_MAX_FILES, "file")) < 0)
+			return -1;
+		if (n > 3)
+			return perr(c, "too many arguments to %s", w);
+		return 0;
+	}
 	if (!strcmp(w, "dup")) {
 		op->code = OP_DUP;
 		if ((op->fd = parse_idx(c, n > 1 ? tok[1] : NULL, 'd', DT_MAX_FDS, "descriptor")) < 0 ||
@@ -767,7 +781,7 @@ int dt_parse(const char *text, const char *fname, struct dt_batch *out, char *er
 			memset(&op, 0, sizeof(op));
 			op.code = OP_CHILD;
 			op.line = c.line;
-			op.fd = op.fd2 = op.file = -1;
+			op.fd = op.fd2 = op.file = op.file2 = -1;
 			op.sub = calloc(2, sizeof(*op.sub));
 			if (!op.sub || parse_op(&c, tok + 1, n - 1, &op.sub[0]) ||
 			    push_op(&c, &cur, &op)) {
@@ -791,7 +805,7 @@ int dt_parse(const char *text, const char *fname, struct dt_batch *out, char *er
 			memset(&op, 0, sizeof(op));
 			op.code = OP_PAR;
 			op.line = c.line;
-			op.fd = op.fd2 = op.file = -1;
+			op.fd = op.fd2 = op.file = op.file2 = -1;
 			op.sub = calloc(2, sizeof(*op.sub));
 			if (!op.sub || parse_op(&c, tok + 1, semi - 1, &op.sub[0]) ||
 			    parse_op(&c, tok + semi + 1, n - semi - 1, &op.sub[1]) ||

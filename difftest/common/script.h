@@ -13,6 +13,7 @@
  *                            INSERT_RANGE (or KEEP|PUNCH|COLLAPSE|ZERO|INSERT, a number, 0)
  *   child OP                 OP (a descriptor op) in a forked child process
  *   cycle                    umount and mount again (every descriptor closed)
+ *   link fM fN | rename fM fN  link(2), rename(2) in the test directory
  *   fsync dN | fdatasync dN | syncfs dN | close dN
  *   sfr dN FLAGS [OFF LEN]   sync_file_range; FLAGS: WAIT_BEFORE|WRITE|WAIT_AFTER
  *                            (or WB|W|WA, or a number, or 0)
@@ -65,6 +66,8 @@ enum dt_opcode {
 	OP_DUP,        /* fd2 = dup(fd): one open file description, one cursor */
 	OP_FALLOCATE,  /* fallocate(fd, flags, off, len) */
 	OP_CYCLE,      /* umount, then mount the same device again (no descriptor open) */
+	OP_LINK,       /* link(file, file2) */
+	OP_RENAME,     /* rename(file, file2) */
 	OP_CHILD,      /* sub[0] run in a forked child (descriptors shared across fork) */
 	OP__COUNT
 };
@@ -93,6 +96,7 @@ struct dt_op {
 	int fd;              /* descriptor slot, -1 if none */
 	int fd2;             /* OP_DUP: the new descriptor slot; else -1 */
 	int file;            /* file index, -1 if none */
+	int file2;           /* OP_LINK, OP_RENAME: the new name; else -1 */
 	unsigned flags;      /* OPEN_* or SFR_* */
 	long long off, len;  /* write length; sfr range */
 	int err;             /* positive errno for OP_ERR_* */

@@ -111,11 +111,19 @@ static void fpath(char *buf, size_t len, int file)
 	snprintf(buf, len, "%s/t/f%d", opt_mnt, file);
 }
 
-static void label_ino(ino_t ino, int label)
+/*
+ * Trace objects: an inode number is labelled fN after the name it was
+ * created under (@created: an open that made the file; a number an old
+ * inode had is labelled anew), else after the name it is first seen
+ * through (vfat and exfat give an inode a new number each time it is read
+ * in). The model labels alike (model/vfs.c inode_get()).
+ */
+static void label_ino(ino_t ino, int label, int created)
 {
 	for (int i = 0; i < ninomap; i++)
 		if (inomap[i].ino == ino) {
-			inomap[i].label = label;
+			if (created)
+				inomap[i].label = label;
 			return;
 		}
 	if (ninomap < 64) {
@@ -279,7 +287,7 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 
 	switch (op->code) {
 	case OP_OPEN: {
-		int fl = (op->flags & OPEN_RDONLY) ? O_RDONLY : O_RDWR;
+		int fl = (op->flags & OPEN_RDONLY) ? O_RDONLY : O_RDWR, created;
 		struct stat st;
 
 		if (op->flags & OPEN_CREAT)
@@ -291,10 +299,11 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 		if (op->flags & OPEN_DSYNC)
 			fl |= O_DSYNC;
 		fpath(p, sizeof(p), op->file);
+		created = (fl & O_CREAT) && lstat(p, &st) < 0 && errno == ENOENT;
 		fds[op->fd] = open(p, fl | O_CLOEXEC, 0644);
 		if (fds[op->fd] >= 0) {
 			if (fstat(fds[op->fd], &st) == 0)
-				label_ino(st.st_ino, op->file);
+				label_ino(st.st_ino, op->file, created);
 			result(o, which, 0, 0);
 		} else {
 			result(o, which, -1, errno);
@@ -390,6 +399,16 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 		r = unlink(p);
 		result(o, which, r, errno);
 		return;
+	case OP_LINK:
+	case OP_RENAME: {
+		char q[256];
+
+		fpath(p, sizeof(p), op->file);
+		fpath(q, sizeof(q), op->file2);
+		r = op->code == OP_LINK ? link(p, q) : rename(p, q);
+		result(o, which, r, errno);
+		return;
+	}
 	case OP_EVICT: {
 		/* a failed step shows as the evict op's result: the model says 0 */
 		char paths[DT_MAX_FILES][256];
@@ -416,7 +435,7 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 				result(o, which, -1, errno);
 				return;
 			}
-			label_ino(st.st_ino, op->file);
+			label_ino(st.st_ino, op->file, 0);
 		} else {
 			if (fd < 0) {
 				result(o, which, -1, EBADF);

@@ -9,6 +9,7 @@
 const struct dt_fs_rules dt_fs_ext2 = {
 	.name = "ext2",
 	.has_bdev = 1,
+	.stable_ino = 1,
 	.wb_err_record = 1,
 	.fsync = m_generic_file_fsync,
 };

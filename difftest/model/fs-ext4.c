@@ -143,6 +143,7 @@ static void ext4_mount(struct m_state *m)
 const struct dt_fs_rules dt_fs_ext4_ordered = {
 	.name = "ext4-ordered",
 	.has_bdev = 1,
+	.stable_ino = 1,
 	.wb_err_record = 1,
 	.fsync = ext4_sync_file,
 	.fallocate = ext4_fallocate,
@@ -153,6 +154,7 @@ const struct dt_fs_rules dt_fs_ext4_ordered = {
 const struct dt_fs_rules dt_fs_ext4_journal = {
 	.name = "ext4-journal",
 	.has_bdev = 1,
+	.stable_ino = 1,
 	.journal_data = 1,
 	.wb_err_record = 1,
 	.fsync = ext4_sync_file,

@@ -92,6 +92,7 @@ static int fat_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, long 
 const struct dt_fs_rules dt_fs_vfat = {
 	.name = "vfat",
 	.has_bdev = 1,
+	.no_link = 1,
 	.fsync = fat_file_fsync,
 	.fallocate = fat_fallocate,
 };
@@ -99,6 +100,7 @@ const struct dt_fs_rules dt_fs_vfat = {
 const struct dt_fs_rules dt_fs_exfat = {
 	.name = "exfat",
 	.has_bdev = 1,
+	.no_link = 1,
 	.fsync = exfat_file_fsync,
 	.sync_fs = exfat_sync_fs,
 };

@@ -26,12 +26,26 @@
 #define AS_EIO 1u
 #define AS_ENOSPC 2u
 #define MAX_INODES 64
+#define MAX_DINODES 32
 #define PAGE 4096
 #define MAX_PAGES ((int)(DT_MAX_FILE_SIZE / PAGE)) /* the parser keeps writes within */
 
+/* An inode on disk: what names refer to (link, rename). */
+struct m_dinode {
+	int used;
+	int nlink;      /* names referring to it */
+	int label;      /* the name it was created under */
+	int mem;        /* its in-memory inode, or -1 */
+	long long size;
+	int fail_pages; /* pages of its blocks under the dm error target */
+};
+
+/* An inode in memory (struct inode and its address_space). */
 struct m_inode {
 	int used;
-	int label;      /* file index it was created under (trace object fN) */
+	int dino;       /* its inode on disk */
+	int label;      /* trace object fN: the name it was created under, or (inode
+			   numbers not stable: vfat, exfat) read in through */
 	int linked;     /* has a name */
 	int nopen;
 	errseq_t wb_err;
@@ -63,10 +77,8 @@ struct m_state {
 	struct dt_contract c;
 	int cut;                    /* the kernel left what the model follows (a per-line
 				       rule): the ops after this one are not compared */
-	int exists[DT_MAX_FILES];   /* a name on disk */
-	int cached[DT_MAX_FILES];   /* in-memory inode of the name, or -1 */
-	int disk_fail[DT_MAX_FILES];/* pages of the file's blocks under the dm error target */
-	long long disk_size[DT_MAX_FILES];
+	int name[DT_MAX_FILES];     /* fN -> its inode on disk, -1: no such name */
+	struct m_dinode dino[MAX_DINODES];
 	struct m_inode ino[MAX_INODES];
 	struct m_fd fd[DT_MAX_FDS]; /* open file descriptions */
 	int slot[DT_MAX_FDS];       /* descriptor dN -> its description, -1: none (never
@@ -94,6 +106,10 @@ struct dt_fs_rules {
 					   the patched md cursors; tmpfs has none */
 	unsigned pins_inodes : 1;       /* drop_caches frees none of its inodes (tmpfs:
 					   every inode is pinned by its dentry) */
+	unsigned stable_ino : 1;        /* an inode keeps its number when read in again (not
+					   vfat, exfat: iunique()); the guest labels a number
+					   when it first sees it */
+	unsigned no_link : 1;           /* no ->link (vfat, exfat): link(2) fails EPERM */
 	unsigned journal_data : 1;      /* ext4 data=journal: write() journals the data
 					   buffers (write_end_fn(): ext4_handle_dirty_metadata())
 					   and never tags the page cache dirty */

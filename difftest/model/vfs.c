@@ -32,7 +32,7 @@ void m_state_init(struct m_state *m, const struct dt_contract *c, enum dt_fs fs)
 	m->k = dt_line_rules_of(c->line);
 	m->c = *c;
 	for (int i = 0; i < DT_MAX_FILES; i++)
-		m->cached[i] = -1;
+		m->name[i] = -1;
 	for (int i = 0; i < DT_MAX_FDS; i++)
 		m->slot[i] = -1;
 	/* The guest starts each script on a fresh mount over a block device whose
@@ -40,14 +40,39 @@ void m_state_init(struct m_state *m, const struct dt_contract *c, enum dt_fs fs)
 	 * samples it (errseq_check_and_advance from 0: stays 0). */
 }
 
-static int inode_new(struct m_state *m, int label)
+static int dino_new(struct m_state *m, int label)
+{
+	for (int d = 0; d < MAX_DINODES; d++)
+		if (!m->dino[d].used) {
+			memset(&m->dino[d], 0, sizeof(m->dino[d]));
+			m->dino[d].used = 1;
+			m->dino[d].nlink = 1;
+			m->dino[d].label = label;
+			m->dino[d].mem = -1;
+			return d;
+		}
+	abort(); /* 8 names, 16 descriptors: at most 24 live */
+}
+
+/* an inode on disk without names or an in-memory inode is gone */
+static void dino_put(struct m_state *m, int d)
+{
+	if (!m->dino[d].nlink && m->dino[d].mem < 0)
+		m->dino[d].used = 0;
+}
+
+static int inode_new(struct m_state *m, int label, int d)
 {
 	for (int i = 0; i < MAX_INODES; i++)
 		if (!m->ino[i].used) {
 			memset(&m->ino[i], 0, sizeof(m->ino[i]));
 			m->ino[i].used = 1;
+			m->ino[i].dino = d;
 			m->ino[i].label = label;
-			m->ino[i].linked = 1;
+			m->ino[i].linked = m->dino[d].nlink > 0;
+			m->ino[i].size = m->dino[d].size;
+			m->ino[i].fail_pages = m->dino[d].fail_pages;
+			m->dino[d].mem = i;
 			/* inode_init_always(): mapping->wb_err = 0, flags 0 */
 			return i;
 		}
@@ -57,19 +82,46 @@ static int inode_new(struct m_state *m, int label)
 /* iget: the in-memory inode of a name, read from disk if not cached */
 static int inode_get(struct m_state *m, int file)
 {
-	if (m->cached[file] < 0) {
-		m->cached[file] = inode_new(m, file);
-		m->ino[m->cached[file]].fail_pages = m->disk_fail[file];
-		m->ino[m->cached[file]].size = m->disk_size[file];
-	}
-	return m->cached[file];
+	struct m_dinode *d = &m->dino[m->name[file]];
+
+	if (d->mem < 0)
+		inode_new(m, m->fsr->stable_ino ? d->label : file, m->name[file]);
+	return d->mem;
+}
+
+/* the inode leaves memory (evict()); its disk inode stays while named */
+static void inode_drop(struct m_state *m, int i)
+{
+	int d = m->ino[i].dino;
+
+	m->ino[i].used = 0;
+	m->dino[d].mem = -1;
+	dino_put(m, d);
 }
 
 static void inode_maybe_free(struct m_state *m, int i)
 {
 	/* iput_final(): an unlinked inode goes when its last user does */
 	if (!m->ino[i].linked && m->ino[i].nopen == 0)
-		m->ino[i].used = 0;
+		inode_drop(m, i);
+}
+
+/* a name goes (unlink, or rename over it): the last one frees the inode's
+ * blocks (a failed extent with them) */
+static void name_drop(struct m_state *m, int file)
+{
+	int d = m->name[file];
+
+	m->name[file] = -1;
+	if (--m->dino[d].nlink > 0)
+		return;
+	m->dino[d].fail_pages = 0;
+	if (m->dino[d].mem >= 0) {
+		m->ino[m->dino[d].mem].linked = 0;
+		inode_maybe_free(m, m->dino[d].mem);
+	} else {
+		dino_put(m, d);
+	}
 }
 
 void m_put(struct out *w, long ret, int err)
@@ -203,8 +255,7 @@ void m_drop_pages(struct m_inode *in, long long first, long long last)
 void m_set_size(struct m_state *m, struct m_inode *in, long long size)
 {
 	in->size = size;
-	if (in->linked)
-		m->disk_size[in->label] = size;
+	m->dino[in->dino].size = size;
 }
 
 /* patched (kernel-port 0007): file_check_and_advance_md_wb_err() */
@@ -303,16 +354,14 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 	case OP_OPEN: {
 		int i, k;
 
-		if (!m->exists[op->file]) {
+		if (m->name[op->file] < 0) {
 			if (!(op->flags & OPEN_CREAT)) {
 				m->slot[op->fd] = -1; /* the guest holds -1: EBADF from now on */
 				fail(w, ENOENT);
 				return;
 			}
-			m->exists[op->file] = 1;
-			m->disk_size[op->file] = 0;
-			m->disk_fail[op->file] = 0;
-			m->cached[op->file] = inode_new(m, op->file);
+			m->name[op->file] = dino_new(m, op->file);
+			inode_new(m, op->file, m->name[op->file]);
 		}
 		i = inode_get(m, op->file);
 		/* a new struct file (fs/file_table.c alloc_empty_file()) */
@@ -333,8 +382,8 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			memset(m->ino[i].cached, 0, sizeof(m->ino[i].cached));
 			m->ino[i].size = 0;
 			m->ino[i].fail_pages = 0;
-			m->disk_fail[op->file] = 0;
-			m->disk_size[op->file] = 0;
+			m->dino[m->ino[i].dino].fail_pages = 0;
+			m->dino[m->ino[i].dino].size = 0;
 		}
 		/* fs/open.c do_dentry_open(): f_wb_err = filemap_sample_wb_err(),
 		 * f_sb_err = file_sample_sb_err() */
@@ -381,8 +430,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			f->pos += done;
 			if (f->pos > in->size)
 				in->size = f->pos;
-			if (in->linked)
-				m->disk_size[in->label] = in->size;
+			m->dino[in->dino].size = in->size;
 			if (done == 0) {
 				fail(w, EIO);
 				return;
@@ -482,15 +530,49 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			}
 			if (in->fail_pages > keep)
 				in->fail_pages = (int)keep;
-			if (in->linked && m->disk_fail[in->label] > keep)
-				m->disk_fail[in->label] = (int)keep;
+			if (m->dino[in->dino].fail_pages > keep)
+				m->dino[in->dino].fail_pages = (int)keep;
 		}
-		in->size = op->len;
-		if (in->linked)
-			m->disk_size[in->label] = in->size;
+		m_set_size(m, in, op->len);
 		m_put(w, 0, 0);
 		return;
 	}
+	case OP_LINK:
+		/* fs/namei.c do_linkat() -> vfs_link(): a second name for the inode */
+		if (m->name[op->file] < 0) {
+			fail(w, ENOENT);
+			return;
+		}
+		if (m->name[op->file2] >= 0) {
+			fail(w, EEXIST);
+			return;
+		}
+		if (m->fsr->no_link) {
+			fail(w, EPERM); /* vfs_link(): no ->link */
+			return;
+		}
+		m->name[op->file2] = m->name[op->file];
+		m->dino[m->name[op->file]].nlink++;
+		m_put(w, 0, 0);
+		return;
+	case OP_RENAME:
+		/* fs/namei.c do_renameat2() -> vfs_rename(): the new name refers to
+		 * the inode, the old one goes; a target that was another inode
+		 * loses that name (its error goes with it when nothing else holds
+		 * it; syncfs still has it in s_wb_err). Two names of one inode:
+		 * nothing happens (vfs_rename(): source == target) */
+		if (m->name[op->file] < 0) {
+			fail(w, ENOENT);
+			return;
+		}
+		if (m->name[op->file] != m->name[op->file2]) {
+			if (m->name[op->file2] >= 0)
+				name_drop(m, op->file2);
+			m->name[op->file2] = m->name[op->file];
+			m->name[op->file] = -1;
+		}
+		m_put(w, 0, 0);
+		return;
 	case OP_CYCLE: {
 		errseq_t since = 0;
 
@@ -502,11 +584,12 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		if (m->fsr->sync_fs)
 			m->fsr->sync_fs(m);
 		for (int i = 0; i < MAX_INODES; i++)
-			m->ino[i].used = 0;
-		for (int fl = 0; fl < DT_MAX_FILES; fl++) {
-			m->cached[fl] = -1;
-			if (!m->fsr->has_bdev) /* tmpfs: the files went with the superblock */
-				m->exists[fl] = 0, m->disk_size[fl] = 0, m->disk_fail[fl] = 0;
+			if (m->ino[i].used)
+				inode_drop(m, i);
+		if (!m->fsr->has_bdev) { /* tmpfs: the files went with the superblock */
+			for (int fl = 0; fl < DT_MAX_FILES; fl++)
+				m->name[fl] = -1;
+			memset(m->dino, 0, sizeof(m->dino));
 		}
 		/* kill_block_super() -> blkdev_put(): the last opener's
 		 * blkdev_flush_mapping() -> sync_blockdev(): the bdev's AS flags
@@ -656,18 +739,12 @@ sfr_out:
 	case OP_UNLINK: {
 		int i;
 
-		if (!m->exists[op->file]) {
+		(void)i;
+		if (m->name[op->file] < 0) {
 			fail(w, ENOENT);
 			return;
 		}
-		m->exists[op->file] = 0;
-		m->disk_fail[op->file] = 0;
-		i = m->cached[op->file];
-		m->cached[op->file] = -1;
-		if (i >= 0) {
-			m->ino[i].linked = 0;
-			inode_maybe_free(m, i);
-		}
+		name_drop(m, op->file);
 		m_put(w, 0, 0);
 		return;
 	}
@@ -692,11 +769,10 @@ sfr_out:
 		/* drop_caches 1: clean pages of every inode leave the page cache */
 		for (int i = 0; i < MAX_INODES; i++)
 			memcpy(m->ino[i].cached, m->ino[i].dirty, sizeof(m->ino[i].cached));
-		for (int fl = 0; fl < DT_MAX_FILES; fl++) {
-			int i = m->cached[fl];
+		for (int i = 0; i < MAX_INODES; i++) {
 			errseq_t e;
 
-			if (i < 0 || m->ino[i].nopen)
+			if (!m->ino[i].used || m->ino[i].nopen)
 				continue;
 			e = m->ino[i].wb_err;
 			if (m->c.keep_unseen && m->fsr->wb_err_record && (e & ERRSEQ_ERRNO_MASK) &&
@@ -707,8 +783,7 @@ sfr_out:
 				m->ino[i].wb_err = fresh;
 				continue;
 			}
-			m->ino[i].used = 0;
-			m->cached[fl] = -1;
+			inode_drop(m, i);
 		}
 		m_put(w, 0, 0);
 		return;
@@ -726,7 +801,7 @@ sfr_out:
 		char obj[16];
 
 		if (op->file >= 0) {
-			if (!m->exists[op->file]) {
+			if (m->name[op->file] < 0) {
 				fail(w, ENOENT);
 				return;
 			}
@@ -791,15 +866,15 @@ sfr_out:
 			return;
 		}
 		in->fail_pages = (int)((in->size + PAGE - 1) / PAGE);
-		if (in->linked)
-			m->disk_fail[in->label] = in->fail_pages;
+		m->dino[in->dino].fail_pages = in->fail_pages;
 		m_put(w, 0, 0);
 		return;
 	}
 	case OP_HEAL:
 		for (int i = 0; i < MAX_INODES; i++)
 			m->ino[i].fail_pages = 0;
-		memset(m->disk_fail, 0, sizeof(m->disk_fail));
+		for (int d = 0; d < MAX_DINODES; d++)
+			m->dino[d].fail_pages = 0;
 		m_put(w, 0, 0);
 		return;
 	default:

@@ -250,7 +250,7 @@ static void gen_one(FILE *f, const char *name, int nops)
 			 * an op in a forked child, fallocate (none in real mode: it
 			 * frees and moves blocks) */
 			static const char *const cops[] = {"fsync", "fdatasync", "syncfs", "write"};
-			uint32_t k = rnd(6);
+			uint32_t k = rnd(7);
 			int nd = -1;
 
 			for (int i = 0; i < nfds && k == 2; i++)
@@ -258,7 +258,11 @@ static void gen_one(FILE *f, const char *name, int nops)
 					nd = i;
 					break;
 				}
-			if (k == 5) {
+			if (k == 6) {
+				/* real mode: no rename (it frees the target's blocks) */
+				fprintf(f, "%s f%u f%u\n", rnd(2) || gen_real ? "link" : "rename",
+					rnd(nfiles), rnd(nfiles));
+			} else if (k == 5) {
 				/* umount + mount: every descriptor closed first */
 				for (int i = 0; i < nfds; i++)
 					if (open[i]) {
