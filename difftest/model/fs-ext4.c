@@ -79,6 +79,25 @@ static int ext4_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, long
 	long long last = MAX_PAGES - 1;
 	int r;
 
+	if ((mode & (FALLOC_PUNCH_HOLE | FALLOC_ZERO_RANGE)) && m->k->ext4_punch_journal_only) {
+		/* 6.12: ext4_punch_hole() returns at once past the size; then,
+		 * and in ext4_zero_range(), ext4_truncate_page_cache_block_range()
+		 * writes back and waits only under data=journal (the range, the
+		 * hole cut at the page holding the size), then drops the whole
+		 * pages inside, dirty ones unwritten */
+		long long end = off + len;
+
+		if ((mode & FALLOC_PUNCH_HOLE) && off >= in->size)
+			return 0;
+		if ((mode & FALLOC_PUNCH_HOLE) && end > in->size)
+			end = (in->size + PAGE - 1) / PAGE * PAGE;
+		if (m->fsr->journal_data && (r = falloc_wait(m, f, off / PAGE, (end - 1) / PAGE, w)))
+			return r;
+		m_drop_pages(in, (off + PAGE - 1) / PAGE, end / PAGE - 1);
+		if ((mode & FALLOC_ZERO_RANGE) && !(mode & FALLOC_KEEP_SIZE) && off + len > in->size)
+			m_set_size(m, in, off + len);
+		return 0;
+	}
 	if (mode & FALLOC_PUNCH_HOLE) {
 		/* fs/ext4/inode.c ext4_punch_hole(): the write-out only when the
 		 * mapping has a dirty page anywhere (mapping_tagged DIRTY); under

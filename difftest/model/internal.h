@@ -153,6 +153,14 @@ struct dt_line_rules {
 	/* jbd2_journal_get_write_access() aborts the journal on a bdev write
 	 * error (6.12); on 6.1 ext4_check_bdev_write_error() marks it seen */
 	unsigned jbd2_aborts_on_bdev_err : 1;
+	/* vfs_fallocate() takes the modes as exclusive (6.12): COLLAPSE or
+	 * INSERT with KEEP_SIZE, or two modes at once, are EOPNOTSUPP; 6.1
+	 * checks flag by flag (collapse or insert with another flag: EINVAL) */
+	unsigned falloc_modes_exclusive : 1;
+	/* ext4 punch hole and zero range write back only under data=journal,
+	 * the range, after the size check (6.12); 6.1 punch hole wrote back
+	 * the range whenever the file had a dirty page, zero range never */
+	unsigned ext4_punch_journal_only : 1;
 };
 const struct dt_line_rules *dt_line_rules_of(enum dt_line l);
 

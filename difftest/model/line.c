@@ -15,6 +15,11 @@ static const struct dt_line_rules lines[] = {
 		/* fs/ext4/ext4_jbd2.c __ext4_journal_get_write_access():
 		 * ext4_check_bdev_write_error() */
 		.jbd2_aborts_on_bdev_err = 0,
+		/* fs/open.c vfs_fallocate(): one check per flag */
+		.falloc_modes_exclusive = 0,
+		/* fs/ext4/inode.c ext4_punch_hole(): mapping_tagged(DIRTY) ->
+		 * filemap_write_and_wait_range() of the range, first */
+		.ext4_punch_journal_only = 0,
 	},
 	[DT_LINE_6_12] = {
 		.name = "6.12",
@@ -25,6 +30,13 @@ static const struct dt_line_rules lines[] = {
 		 * jbd2_journal_abort(); ext4_check_bdev_write_error() only without
 		 * a journal (fs/ext4/ext4_jbd2.c:246) */
 		.jbd2_aborts_on_bdev_err = 1,
+		/* fs/open.c:265 vfs_fallocate(): switch (mode & FALLOC_FL_MODE_MASK) */
+		.falloc_modes_exclusive = 1,
+		/* fs/ext4/inode.c:4015 ext4_punch_hole(), fs/ext4/extents.c:4629
+		 * ext4_zero_range() -> inode.c:3933
+		 * ext4_truncate_page_cache_block_range(): filemap_write_and_wait_range()
+		 * only if ext4_should_journal_data() */
+		.ext4_punch_journal_only = 1,
 	},
 };
 

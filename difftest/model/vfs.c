@@ -258,6 +258,29 @@ void m_set_size(struct m_state *m, struct m_inode *in, long long size)
 	m->dino[in->dino].size = size;
 }
 
+/* 6.12 fs/open.c:265 vfs_fallocate(): the modes are exclusive */
+static int falloc_mode_612(unsigned mode)
+{
+	const unsigned mask = FALLOC_PUNCH_HOLE | FALLOC_COLLAPSE_RANGE | FALLOC_ZERO_RANGE |
+			      FALLOC_INSERT_RANGE | 0x40u /* UNSHARE */;
+
+	if (mode & ~(mask | FALLOC_KEEP_SIZE))
+		return -EOPNOTSUPP;
+	switch (mode & mask) {
+	case 0:
+	case 0x40u:
+	case FALLOC_ZERO_RANGE:
+		return 0;
+	case FALLOC_PUNCH_HOLE:
+		return mode & FALLOC_KEEP_SIZE ? 0 : -EOPNOTSUPP;
+	case FALLOC_COLLAPSE_RANGE:
+	case FALLOC_INSERT_RANGE:
+		return mode & FALLOC_KEEP_SIZE ? -EOPNOTSUPP : 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
 /* patched (kernel-port 0007): file_check_and_advance_md_wb_err() */
 int m_file_check_and_advance_md_wb_err(struct m_state *m, struct m_fd *f, struct out *w)
 {
@@ -618,8 +641,11 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			return;
 		}
 		/* fs/open.c vfs_fallocate(), its checks in its order */
+		r = 0;
 		if (op->off < 0 || op->len <= 0)
 			r = -EINVAL;
+		else if (m->k->falloc_modes_exclusive)
+			r = falloc_mode_612(mode);
 		else if (mode & ~(FALLOC_KEEP_SIZE | FALLOC_PUNCH_HOLE | FALLOC_COLLAPSE_RANGE |
 				  FALLOC_ZERO_RANGE | FALLOC_INSERT_RANGE | 0x40u /* UNSHARE */))
 			r = -EOPNOTSUPP;
@@ -634,11 +660,11 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			r = -EINVAL;
 		else if ((mode & 0x40u) && (mode & ~(0x40u | FALLOC_KEEP_SIZE)))
 			r = -EINVAL;
-		else if (f->rdonly)
+		if (!r && f->rdonly)
 			r = -EBADF;
-		else if (!m->fsr->fallocate)
+		if (!r && !m->fsr->fallocate)
 			r = -EOPNOTSUPP;
-		else
+		else if (!r)
 			r = m->fsr->fallocate(m, f, mode, op->off, op->len, w);
 		m_put(w, r ? -1 : 0, -r);
 		return;
