@@ -50,6 +50,7 @@ static int shmem_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, lon
 const struct dt_fs_rules dt_fs_tmpfs = {
 	.name = "tmpfs",
 	.has_bdev = 0,
+	.no_disk = 1,
 	.stable_ino = 1,
 	.pins_inodes = 1,
 	.fsync = noop_fsync,

@@ -102,8 +102,11 @@ struct out {
  */
 struct dt_fs_rules {
 	const char *name;               /* the --fs name */
-	unsigned has_bdev : 1;          /* on a block device: "error meta", sync_blockdev(),
-					   the patched md cursors; tmpfs has none */
+	unsigned has_bdev : 1;          /* sb->s_bdev set: "error meta", sync_blockdev(),
+					   the patched md cursors; tmpfs and btrfs (an
+					   anonymous superblock device) have none */
+	unsigned no_disk : 1;           /* files live in memory only (tmpfs): umount
+					   takes them with the superblock */
 	unsigned pins_inodes : 1;       /* drop_caches frees none of its inodes (tmpfs:
 					   every inode is pinned by its dentry) */
 	unsigned stable_ino : 1;        /* an inode keeps its number when read in again (not

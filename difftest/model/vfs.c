@@ -609,7 +609,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		for (int i = 0; i < MAX_INODES; i++)
 			if (m->ino[i].used)
 				inode_drop(m, i);
-		if (!m->fsr->has_bdev) { /* tmpfs: the files went with the superblock */
+		if (m->fsr->no_disk) { /* tmpfs: the files went with the superblock */
 			for (int fl = 0; fl < DT_MAX_FILES; fl++)
 				m->name[fl] = -1;
 			memset(m->dino, 0, sizeof(m->dino));

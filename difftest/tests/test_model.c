@@ -129,6 +129,91 @@ START_TEST(t_tmpfs)
 }
 END_TEST
 
+/* dup and fork share one struct file: one report between them */
+START_TEST(t_dup_fork)
+{
+	struct dt_sresult r = run("stock", FS_EXT2,
+		"open d0 f0 creat\ndup d0 d1\nerror data f0 EIO\nchild fsync d1\nfsync d0\n"
+		"open d2 f0\nerror data f0 ENOSPC\npar fsync d0 ; fsync d1\nfsync d2\n");
+
+	ck_assert_int_eq(ERR(r, 3), EIO);
+	ck_assert_int_eq(ERR(r, 4), 0);
+	/* one of the two racing descriptors of one struct file gets it */
+	ck_assert_int_eq((r.ops[7].ret[0] < 0) + (r.ops[7].ret[1] < 0), 1);
+	ck_assert_int_eq(ERR(r, 8), ENOSPC);
+	dt_sresult_free(&r);
+}
+END_TEST
+
+/* an O_SYNC write whose sync fails: the error, the size grown, the offset unmoved */
+START_TEST(t_osync_offset)
+{
+	struct dt_sresult r = run("stock", FS_EXT4_ORDERED,
+		"open d0 f0 creat sync\nwrite d0 4096\nerror data f0 EIO\nwrite d0 4096\n"
+		"read d0 8192\nwrite d0 4096\n");
+
+	ck_assert_int_eq(ERR(r, 3), EIO);
+	ck_assert_int_eq(r.ops[4].ret[0], 4096); /* offset 4096, size 8192 */
+	ck_assert_int_eq(r.ops[5].ret[0], 4096);
+	dt_sresult_free(&r);
+}
+END_TEST
+
+/* a hard link shares the inode's error; rename over a file drops its inode's */
+START_TEST(t_link_rename)
+{
+	struct dt_sresult r = run("stock", FS_EXT2,
+		"open d0 f0 creat\nlink f0 f1\nopen d1 f1\nerror data f1 EIO\nfsync d0\n"
+		"fsync d1\nopen d2 f2 creat\nclose d2\nerror data f2 EIO\nrename f0 f2\n"
+		"open d3 f2\nfsync d3\n");
+	struct dt_sresult v = run("stock", FS_VFAT, "open d0 f0 creat\nlink f0 f1\n");
+
+	ck_assert_int_eq(ERR(r, 4), EIO);
+	ck_assert_int_eq(ERR(r, 5), EIO);
+	ck_assert_int_eq(ERR(r, 11), 0);   /* f2's old inode and its error are gone */
+	ck_assert_int_eq(ERR(v, 1), EPERM);
+	dt_sresult_free(&r);
+	dt_sresult_free(&v);
+}
+END_TEST
+
+/* ext4 punch hole: stock hands the AS flag to the first caller, patched each descriptor once */
+START_TEST(t_falloc_punch)
+{
+	const char *s = "open d0 f0 creat\nopen d1 f0\nwrite d0 16384\nerror data f0 EIO\n"
+			"fallocate d0 PUNCH|KEEP 0 4096\nfallocate d1 PUNCH|KEEP 0 4096\n"
+			"fallocate d1 PUNCH|KEEP 0 4096\nfallocate d0 COLLAPSE|KEEP 0 4096\n";
+	struct dt_sresult st = run("stock", FS_EXT4_ORDERED, s), pa = run("patched", FS_EXT4_ORDERED, s);
+
+	ck_assert_int_eq(ERR(st, 4), EIO);
+	ck_assert_int_eq(ERR(st, 5), 0);
+	ck_assert_int_eq(ERR(pa, 4), EIO);
+	ck_assert_int_eq(ERR(pa, 5), EIO);
+	ck_assert_int_eq(ERR(pa, 6), 0);
+	ck_assert_int_eq(ERR(st, 7), EINVAL); /* 6.1; 6.12 says EOPNOTSUPP */
+	dt_sresult_free(&st);
+	dt_sresult_free(&pa);
+}
+END_TEST
+
+/* an error left unseen on the block device across umount + mount */
+START_TEST(t_cycle)
+{
+	const char *s = "open d0 f0 creat\nerror meta EIO\nclose d0\ncycle\nopen d1 f1 creat\n"
+			"fsync d1\n";
+	struct dt_sresult pa = run("patched", FS_EXT2, s),
+			  pre = run("patched,no-mount_forgets", FS_EXT2, s),
+			  e4 = run("patched,no-mount_forgets", FS_EXT4_ORDERED, s);
+
+	ck_assert_int_eq(ERR(pa, 5), 0);
+	ck_assert_int_eq(ERR(pre, 5), EIO); /* the review's premount */
+	ck_assert_int_eq(ERR(e4, 5), 0);    /* ext4 marks it seen at mount */
+	dt_sresult_free(&pa);
+	dt_sresult_free(&pre);
+	dt_sresult_free(&e4);
+}
+END_TEST
+
 START_TEST(t_many_fds)
 {
 	struct dt_sresult r = run("stock", FS_EXT4_ORDERED,
@@ -514,6 +599,11 @@ int main(void)
 	tcase_add_test(tc, t_exfat_meta);
 	tcase_add_test(tc, t_exfat_syncfs);
 	tcase_add_test(tc, t_tmpfs);
+	tcase_add_test(tc, t_dup_fork);
+	tcase_add_test(tc, t_osync_offset);
+	tcase_add_test(tc, t_link_rename);
+	tcase_add_test(tc, t_falloc_punch);
+	tcase_add_test(tc, t_cycle);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
