@@ -12,7 +12,7 @@
 #                       md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once,falloc_cursor,mount_forgets (no-X clears); default: the
 #                       flavour's own (the stock flavour is also held to "patched",
 #                       to show its documented deviations)
-#   --fs LIST           default: ext2,ext4-ordered,ext4-journal,vfat,exfat,tmpfs
+#   --fs LIST           default: ext2,ext4-ordered,ext4-journal,vfat,exfat,xfs,btrfs,tmpfs
 #   --ops N             random operations per filesystem mode (default: 10000)
 #   --ops-per-script K  (default: 30)
 #   --seed S            (default: 1)
@@ -52,7 +52,8 @@ set -euo pipefail
 # The kernel line of the vm/ flavours (LIBERRSEQ_KERNEL, vm/kernel.env): KLINE, LINUX_SOURCE_*
 . "$DT_DIR/../vm/kernel-line.sh"
 
-kernels=stock,patched custom_bz="" custom_kb="" modules="" contract="" fslist=ext2,ext4-ordered,ext4-journal,vfat,exfat,tmpfs
+kernels=stock,patched custom_bz="" custom_kb="" modules="" contract=""
+fslist=ext2,ext4-ordered,ext4-journal,vfat,exfat,xfs,btrfs,tmpfs
 ops=10000 per=30 seed=1 ci=0 rounds=4 shrinkmax=2 shrinkown=0 scenarios=1 bug="" out="" report="" save=-1 build="" tmo=2400
 shard="" merge="" guests=${DT_GUESTS:-$(nproc)} split=rr
 while [ $# -gt 0 ]; do
@@ -292,10 +293,12 @@ for i in "${!fss[@]}"; do
 	# commit started by other activity writes ordered data back at a time the
 	# model does not know (seen with Debian's 6.1.192); the real-* scenarios
 	# still run on ext4 data=ordered.
-	# vfat, exfat, tmpfs: deterministic injections only (real errors on FAT would
-	# hit its FAT and directory blocks as well; tmpfs never writes back)
+	# real-* scenarios also on xfs (overwrites go to the file's own blocks); vfat,
+	# exfat, btrfs, tmpfs: deterministic injections only (real errors on FAT would hit
+	# its FAT and directory blocks as well; btrfs writes copies elsewhere (COW), so a
+	# dm error over a file's extents fails none of its writes; tmpfs never writes back)
 	real=1 realrandom=1
-	case "$fs" in ext2 | ext4-ordered) ;; *) real=0 ;; esac
+	case "$fs" in ext2 | ext4-ordered | xfs) ;; *) real=0 ;; esac
 	[ "$fs" = ext2 ] || realrandom=0
 	if [ $scenarios = 1 ]; then
 		for f in "$DT_DIR"/scenarios/*.dt; do

@@ -17,13 +17,18 @@ dt_build_kmod() {
 	"$DT_DIR/kmod/build.sh" "$1" "$2" >/dev/null
 }
 
-# dt_make_disks DIR: fresh ext2, ext4, vfat and exfat images (mkfs on image files
-# only; nothing is mounted on the host). tmpfs needs none.
+# dt_make_disks DIR: fresh ext2, ext4, vfat, exfat, xfs and btrfs images (mkfs on image
+# files only, sparse; nothing is mounted on the host). tmpfs needs none. XFS wants 300 MiB
+# at least.
 dt_make_disks() {
 	local d=$1
 	mkdir -p "$d"
-	rm -f "$d/ext2.img" "$d/ext4.img" "$d/vfat.img" "$d/exfat.img"
+	rm -f "$d/ext2.img" "$d/ext4.img" "$d/vfat.img" "$d/exfat.img" "$d/xfs.img" "$d/btrfs.img"
 	truncate -s 64M "$d/ext2.img" "$d/ext4.img" "$d/vfat.img" "$d/exfat.img"
+	truncate -s 300M "$d/xfs.img"
+	truncate -s 256M "$d/btrfs.img"
+	mkfs.xfs -q -f "$d/xfs.img" >/dev/null
+	mkfs.btrfs -q -f "$d/btrfs.img" >/dev/null
 	mkfs.ext2 -q -F -b 4096 "$d/ext2.img" >/dev/null
 	mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 "$d/ext4.img" >/dev/null
 	mkfs.vfat "$d/vfat.img" >/dev/null
@@ -37,13 +42,15 @@ dt_fs_dev() {
 	ext4-*) echo /dev/vdb ;;
 	vfat) echo /dev/vdc ;;
 	exfat) echo /dev/vdd ;;
+	xfs) echo /dev/vde ;;
+	btrfs) echo /dev/vdf ;;
 	tmpfs) echo none ;;
 	*) echo "difftest: no disk for filesystem '$1'" >&2; return 1 ;;
 	esac
 }
 
 # dt_boot BZIMAGE STAGEDIR DISKDIR CONSOLELOG TIMEOUT
-# Boots with ext2.img, ext4.img, vfat.img, exfat.img as /dev/vda..vdd, STAGEDIR (dtguest,
+# Boots with ext2.img, ext4.img, vfat.img, exfat.img, xfs.img, btrfs.img as /dev/vda..vdf, STAGEDIR (dtguest,
 # errseq_inject.ko, run.list, batches) as /dt, running guest/run-batches.sh. The guest's
 # result lines ("DT ...") end up in CONSOLELOG (CONSOLELOG.live while it runs).
 # DT_RUNNER=run.sh (default): through vm/run.sh, whose status is returned (121: kernel
@@ -66,12 +73,15 @@ dt_boot() {
 			-drive file="$disks/ext4.img",if=virtio,format=raw,cache=unsafe \
 			-drive file="$disks/vfat.img",if=virtio,format=raw,cache=unsafe \
 			-drive file="$disks/exfat.img",if=virtio,format=raw,cache=unsafe \
+			-drive file="$disks/xfs.img",if=virtio,format=raw,cache=unsafe \
+			-drive file="$disks/btrfs.img",if=virtio,format=raw,cache=unsafe \
 			-serial file:"$log.live" </dev/null >/dev/null 2>>"$log.err" || rc=$?
 		rm -f "$stage.initrd.gz"
 		tr -d '\r' <"$log.live" >"$log"
 	else
 		nice -n 5 "$DT_DIR/../vm/run.sh" --kernel "$bz" --disk "$disks/ext2.img" \
-			--disk "$disks/ext4.img" --disk "$disks/vfat.img" --disk "$disks/exfat.img" --add "$stage:/dt" --timeout "$tmo" --mem 1024M \
+			--disk "$disks/ext4.img" --disk "$disks/vfat.img" --disk "$disks/exfat.img" \
+			--disk "$disks/xfs.img" --disk "$disks/btrfs.img" --add "$stage:/dt" --timeout "$tmo" --mem 1024M \
 			--log "$log" -q -- sh /dt/cmd >"$log.live" 2>"$log.err" || rc=$?
 	fi
 	if [ $rc -ne 0 ] || ! grep -q '^DT DONE' "$log"; then

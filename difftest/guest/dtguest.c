@@ -5,7 +5,7 @@
  * kernel's filemap tracepoints report, in the format of common/results.h.
  *
  * usage: dtguest --fs FS --dev /dev/vdX [--mnt DIR] [--inject PATH] [--out FILE] BATCH...
- *        FS: ext2, ext4-ordered, ext4-journal, vfat, exfat (over DEV), tmpfs (no DEV)
+ *        FS: ext2, ext4-ordered, ext4-journal, vfat, exfat, xfs, btrfs (over DEV), tmpfs (no DEV)
  *
  * Per batch: one dm device over DEV (not for tmpfs). Per script: reset the dm device's wb_err
  * (errseq_inject "reset"), mount a fresh superblock, run the ops in DIR/t on
@@ -54,6 +54,8 @@ static const struct gfs {
 	{"ext4-journal", "ext4", "data=journal,errors=continue,commit=600", 1, 1},
 	{"vfat", "vfat", "errors=continue", 1, 0},
 	{"exfat", "exfat", "errors=continue", 1, 0},
+	{"xfs", "xfs", "", 1, 0},
+	{"btrfs", "btrfs", "", 1, 0},
 	{"tmpfs", "tmpfs", "size=64m", 0, 0},
 };
 static const struct gfs *gfs;
@@ -558,6 +560,20 @@ static int fs_mount(char *why, size_t len)
 		return -1;
 	}
 	fs_dev = st.st_dev;
+	/* the superblock's s_dev, which the tracepoints print: /proc/self/mountinfo's
+	 * MAJ:MIN; st_dev differs on btrfs (a subvolume's anonymous device) */
+	{
+		FILE *mi = fopen("/proc/self/mountinfo", "r");
+		char line[1024], mp[512];
+		unsigned maj, min;
+
+		while (mi && fgets(line, sizeof(line), mi))
+			if (sscanf(line, "%*d %*d %u:%u %*s %511s", &maj, &min, mp) == 3 &&
+			    !strcmp(mp, opt_mnt))
+				fs_dev = makedev(maj, min); /* the last mount there */
+		if (mi)
+			fclose(mi);
+	}
 	return 0;
 }
 
@@ -705,7 +721,8 @@ int main(int argc, char **argv)
 		if (!strcmp(opt_fs, gfs_table[i].name))
 			gfs = &gfs_table[i];
 	if (!gfs)
-		die("unknown --fs %s (ext2, ext4-ordered, ext4-journal, vfat, exfat, tmpfs)", opt_fs);
+		die("unknown --fs %s (ext2, ext4-ordered, ext4-journal, vfat, exfat, xfs, btrfs, tmpfs)",
+		    opt_fs);
 	if (optind >= argc)
 		die("no batch file");
 	memset(wbuf, 'x', sizeof(wbuf));

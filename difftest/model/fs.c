@@ -10,6 +10,8 @@ static const struct dt_fs_rules *const table[FS__COUNT] = {
 	[FS_EXT4_JOURNAL] = &dt_fs_ext4_journal,
 	[FS_VFAT] = &dt_fs_vfat,
 	[FS_EXFAT] = &dt_fs_exfat,
+	[FS_XFS] = &dt_fs_xfs,
+	[FS_BTRFS] = &dt_fs_btrfs,
 	[FS_TMPFS] = &dt_fs_tmpfs,
 };
 

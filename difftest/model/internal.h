@@ -51,6 +51,8 @@ struct m_inode {
 	errseq_t wb_err;
 	unsigned as;    /* AS_EIO / AS_ENOSPC in mapping->flags */
 	long long size;
+	long long disk_isize; /* the size written back (xfs i_disk_size, btrfs disk_i_size):
+				 raised by writeback of the pages below the size */
 	int fail_pages; /* pages [0, fail_pages) sit on a dm error target (copy of disk_fail) */
 	uint64_t dirty[MAX_PAGES / 64]; /* dirty page-cache pages */
 	uint64_t cached[MAX_PAGES / 64];/* pages in the page cache (uptodate) */
@@ -129,6 +131,9 @@ struct dt_fs_rules {
 	 * returned first: sync_filesystem() stops there), and within sync(2)
 	 * (sync_fs_one_sb(), result ignored: "sync" and "evict"); NULL: none */
 	int (*sync_fs)(struct m_state *m);
+	/* ftruncate's ->setattr(ATTR_SIZE) where it can fail (xfs, btrfs): returns 0
+	 * or -errno and changes the size itself (m_truncate()); NULL: never fails */
+	int (*setsize)(struct m_state *m, struct m_fd *f, long long size, struct out *w);
 	/* ->fallocate (after vfs_fallocate()'s checks); NULL: none (EOPNOTSUPP) */
 	int (*fallocate)(struct m_state *m, struct m_fd *f, unsigned mode, long long off,
 			 long long len, struct out *w);
@@ -141,7 +146,7 @@ struct dt_fs_rules {
 };
 
 extern const struct dt_fs_rules dt_fs_ext2, dt_fs_ext4_ordered, dt_fs_ext4_journal, dt_fs_vfat,
-	dt_fs_exfat, dt_fs_tmpfs;
+	dt_fs_exfat, dt_fs_xfs, dt_fs_btrfs, dt_fs_tmpfs;
 const struct dt_fs_rules *dt_fs_rules_of(enum dt_fs fs);
 
 /*
@@ -184,6 +189,9 @@ int m_sync_filesystem(struct m_state *m);
 void m_drop_pages(struct m_inode *in, long long first, long long last);
 /* the inode's size changed (the on-disk size follows while it has a name) */
 void m_set_size(struct m_state *m, struct m_inode *in, long long size);
+/* truncate_setsize(): the new size; shrinking drops the pages past it, dirty
+ * ones unwritten, and frees the blocks (a failed extent with them) */
+void m_truncate(struct m_state *m, struct m_inode *in, long long size);
 
 /* par.c: a "par" line against the kernel's results @obs (NULL: predict only) */
 int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *obs,

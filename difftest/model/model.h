@@ -12,11 +12,14 @@
 #include "script.h"
 
 /* The filesystems the model knows (model/fs.c's table; each one's rules in model/fs-*.c). */
-enum dt_fs { FS_EXT2, FS_EXT4_ORDERED, FS_EXT4_JOURNAL, FS_VFAT, FS_EXFAT, FS_TMPFS, FS__COUNT };
+enum dt_fs {
+	FS_EXT2, FS_EXT4_ORDERED, FS_EXT4_JOURNAL, FS_VFAT, FS_EXFAT, FS_XFS, FS_BTRFS, FS_TMPFS,
+	FS__COUNT
+};
 
-/* ext2, ext4-ordered, ext4-journal, vfat, exfat, tmpfs */
+/* ext2, ext4-ordered, ext4-journal, vfat, exfat, xfs, btrfs, tmpfs */
 const char *dt_fs_name(enum dt_fs fs);
-/* 1: the filesystem is on a block device ("error meta" possible); 0: tmpfs */
+/* 1: the superblock has a block device ("error meta" possible); 0: tmpfs, btrfs */
 int dt_fs_has_bdev(enum dt_fs fs);
 int dt_fs_parse(const char *s, enum dt_fs *out);
 

@@ -71,6 +71,7 @@ static int inode_new(struct m_state *m, int label, int d)
 			m->ino[i].label = label;
 			m->ino[i].linked = m->dino[d].nlink > 0;
 			m->ino[i].size = m->dino[d].size;
+			m->ino[i].disk_isize = m->dino[d].size;
 			m->ino[i].fail_pages = m->dino[d].fail_pages;
 			m->dino[d].mem = i;
 			/* inode_init_always(): mapping->wb_err = 0, flags 0 */
@@ -175,10 +176,16 @@ void m_writeback(struct m_state *m, int i, long long first, long long last)
 		last = MAX_PAGES - 1;
 	for (long long p = first < 0 ? 0 : first; p <= last; p++) {
 		uint64_t bit = 1ULL << (p % 64);
+		long long end;
 
 		if (!(in->dirty[p / 64] & bit))
 			continue;
 		in->dirty[p / 64] &= ~bit;
+		/* the I/O completion moves the size written back (xfs_setfilesize(),
+		 * btrfs's ordered extents) */
+		end = (p + 1) * PAGE < in->size ? (p + 1) * PAGE : in->size;
+		if (end > in->disk_isize)
+			in->disk_isize = end;
 		if (p < in->fail_pages)
 			failed = 1;
 	}
@@ -256,6 +263,20 @@ void m_set_size(struct m_state *m, struct m_inode *in, long long size)
 {
 	in->size = size;
 	m->dino[in->dino].size = size;
+}
+
+void m_truncate(struct m_state *m, struct m_inode *in, long long size)
+{
+	long long keep = (size + PAGE - 1) / PAGE;
+
+	if (size < in->size) {
+		m_drop_pages(in, keep, MAX_PAGES - 1);
+		if (in->fail_pages > keep)
+			in->fail_pages = (int)keep;
+		if (m->dino[in->dino].fail_pages > keep)
+			m->dino[in->dino].fail_pages = (int)keep;
+	}
+	m_set_size(m, in, size);
 }
 
 /* 6.12 fs/open.c:265 vfs_fallocate(): the modes are exclusive */
@@ -519,7 +540,6 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 	}
 	case OP_FTRUNCATE: {
 		struct m_inode *in;
-		long long keep;
 
 		f = fd_of(m, op);
 		if (f->state != 1) {
@@ -543,20 +563,12 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		 * generator uses page multiples, so it need not read a failed
 		 * block). */
 		in = &m->ino[f->ino];
-		keep = (op->len + PAGE - 1) / PAGE;
-		if (op->len < in->size) {
-			for (long long p = keep; p < MAX_PAGES; p++) {
-				uint64_t bit = 1ULL << (p % 64);
-
-				in->dirty[p / 64] &= ~bit;
-				in->cached[p / 64] &= ~bit;
-			}
-			if (in->fail_pages > keep)
-				in->fail_pages = (int)keep;
-			if (m->dino[in->dino].fail_pages > keep)
-				m->dino[in->dino].fail_pages = (int)keep;
+		if (m->fsr->setsize) {
+			r = m->fsr->setsize(m, f, op->len, w);
+			m_put(w, r ? -1 : 0, -r);
+			return;
 		}
-		m_set_size(m, in, op->len);
+		m_truncate(m, in, op->len);
 		m_put(w, 0, 0);
 		return;
 	}
