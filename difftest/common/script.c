@@ -167,12 +167,13 @@ void dt_op_format(const struct dt_op *op, char *buf, size_t len)
 
 	switch (op->code) {
 	case OP_OPEN:
-		snprintf(buf, len, "open d%d f%d%s%s%s%s%s", op->fd, op->file,
+		snprintf(buf, len, "open d%d f%d%s%s%s%s%s%s", op->fd, op->file,
 			 op->flags & OPEN_CREAT ? " creat" : "",
 			 op->flags & OPEN_TRUNC ? " trunc" : "",
 			 op->flags & OPEN_RDONLY ? " rdonly" : "",
 			 op->flags & OPEN_SYNC ? " sync" : "",
-			 op->flags & OPEN_DSYNC ? " dsync" : "");
+			 op->flags & OPEN_DSYNC ? " dsync" : "",
+			 op->flags & OPEN_DIRECT ? " direct" : "");
 		break;
 	case OP_WRITE:
 	case OP_READ:
@@ -355,9 +356,11 @@ static int parse_op(struct pctx *c, char **tok, int n, struct dt_op *op)
 				op->flags |= OPEN_SYNC;
 			else if (!strcmp(tok[i], "dsync"))
 				op->flags |= OPEN_DSYNC;
+			else if (!strcmp(tok[i], "direct"))
+				op->flags |= OPEN_DIRECT;
 			else
 				return perr(c, "unknown open flag '%s' (want creat, trunc, rdonly, sync, "
-					    "dsync)", tok[i]);
+					    "dsync, direct)", tok[i]);
 		}
 		return 0;
 	}

@@ -4,7 +4,7 @@
  * guest program. One operation a line; see difftest/README.md for the grammar.
  *
  *   script NAME              starts a script (optional for a one-script file)
- *   open dN fM [creat] [trunc] [rdonly] [sync] [dsync]
+ *   open dN fM [creat] [trunc] [rdonly] [sync] [dsync] [direct]
  *   write dN [LEN]           write LEN bytes (default 4096) at the file offset
  *   read dN [LEN]            read LEN bytes (default 4096) at the file offset
  *   ftruncate dN LEN         ftruncate() to LEN bytes
@@ -77,6 +77,7 @@ enum dt_opcode {
 #define OPEN_RDONLY 4u
 #define OPEN_SYNC 8u    /* O_SYNC: each write ends in vfs_fsync_range() */
 #define OPEN_DSYNC 16u  /* O_DSYNC: the same, datasync */
+#define OPEN_DIRECT 32u /* O_DIRECT */
 
 /* fallocate modes, as in <linux/falloc.h> */
 #define FALLOC_KEEP_SIZE 0x01u

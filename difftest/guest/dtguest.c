@@ -276,8 +276,9 @@ static void result(struct dt_opres *o, int which, long ret, int err)
 	__atomic_fetch_or(&o->done, 1 << which, __ATOMIC_RELAXED);
 }
 
-static char wbuf[1 << 20];
-static char rbuf[1 << 20];
+/* page-aligned: O_DIRECT wants the buffer aligned to the device's logical block */
+static char wbuf[1 << 20] __attribute__((aligned(4096)));
+static char rbuf[1 << 20] __attribute__((aligned(4096)));
 
 static int fs_mount(char *why, size_t len);
 
@@ -300,6 +301,8 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 			fl |= O_SYNC;
 		if (op->flags & OPEN_DSYNC)
 			fl |= O_DSYNC;
+		if (op->flags & OPEN_DIRECT)
+			fl |= O_DIRECT;
 		fpath(p, sizeof(p), op->file);
 		created = (fl & O_CREAT) && lstat(p, &st) < 0 && errno == ENOENT;
 		fds[op->fd] = open(p, fl | O_CLOEXEC, 0644);

@@ -95,6 +95,30 @@ static int btrfs_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, lon
 	return 0;
 }
 
+/*
+ * fs/btrfs/file.c btrfs_direct_write(): aligned to the 4 KiB sector,
+ * iomap_dio_rw() (the AS flag first); else (:1477) a buffered write, then
+ * the range written back and waited on (:1583-1587, the AS flag): its error
+ * is the result, with the bytes in the page cache and the offset unmoved.
+ */
+static long long btrfs_dio_write(struct m_state *m, struct m_fd *f, long long len, struct out *w)
+{
+	long long n;
+	int r;
+
+	if (!((f->pos | len) & 4095))
+		return m_generic_dio_write(m, f, len, w);
+	n = m_buffered_write(m, f, len);
+	if (n < 0)
+		return n;
+	m_writeback(m, f->ino, (f->pos - n) / PAGE, (f->pos - 1) / PAGE);
+	if ((r = m_filemap_check_errors(&m->ino[f->ino].as))) {
+		f->pos -= n;
+		return r;
+	}
+	return n;
+}
+
 const struct dt_fs_rules dt_fs_btrfs = {
 	.name = "btrfs",
 	.has_bdev = 0,
@@ -102,4 +126,5 @@ const struct dt_fs_rules dt_fs_btrfs = {
 	.fsync = btrfs_sync_file,
 	.setsize = btrfs_setsize,
 	.fallocate = btrfs_fallocate,
+	.dio_write = btrfs_dio_write,
 };

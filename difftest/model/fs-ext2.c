@@ -12,4 +12,5 @@ const struct dt_fs_rules dt_fs_ext2 = {
 	.stable_ino = 1,
 	.wb_err_record = 1,
 	.fsync = m_generic_file_fsync,
+	.dio_write = m_generic_dio_write, /* ext2_direct_IO(): blockdev_direct_IO() */
 };

@@ -159,6 +159,18 @@ static void ext4_mount(struct m_state *m)
 	errseq_check_and_advance(&m->bdev_wb_err, &m->ext4_bdev_cursor);
 }
 
+/*
+ * fs/ext4/file.c ext4_dio_write_iter(): under data=journal ext4_dio_supported()
+ * is false and the write is a buffered one (ext4_buffered_write_iter());
+ * else iomap_dio_rw() as generic_file_direct_write().
+ */
+static long long ext4_dio_write(struct m_state *m, struct m_fd *f, long long len, struct out *w)
+{
+	if (m->fsr->journal_data)
+		return m_buffered_write(m, f, len);
+	return m_generic_dio_write(m, f, len, w);
+}
+
 const struct dt_fs_rules dt_fs_ext4_ordered = {
 	.name = "ext4-ordered",
 	.has_bdev = 1,
@@ -166,6 +178,7 @@ const struct dt_fs_rules dt_fs_ext4_ordered = {
 	.wb_err_record = 1,
 	.fsync = ext4_sync_file,
 	.fallocate = ext4_fallocate,
+	.dio_write = ext4_dio_write,
 	.mount = ext4_mount,
 	.meta_error = ext4_meta_error,
 };
@@ -178,6 +191,7 @@ const struct dt_fs_rules dt_fs_ext4_journal = {
 	.wb_err_record = 1,
 	.fsync = ext4_sync_file,
 	.fallocate = ext4_fallocate,
+	.dio_write = ext4_dio_write,
 	.mount = ext4_mount,
 	.meta_error = ext4_meta_error,
 };

@@ -89,12 +89,58 @@ static int fat_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, long 
 	return 0;
 }
 
+/*
+ * fs/fat/inode.c fat_direct_IO(), fs/exfat/inode.c exfat_direct_IO(): after
+ * generic_file_direct_write()'s write-out (the AS flag) and invalidation, a
+ * write reaching past the initialized size (vfat mmu_private: the size;
+ * exfat i_size_aligned: the size rounded to 512) returns 0 and the whole
+ * write is a buffered one, written back and dropped; else
+ * blockdev_direct_IO() (512-byte alignment).
+ */
+static long long fat_dio(struct m_state *m, struct m_fd *f, long long len, long long limit)
+{
+	int r = m_dio_flush(m, f, len);
+
+	if (r)
+		return r;
+	m_drop_pages(&m->ino[f->ino], f->pos / PAGE, (f->pos + len - 1) / PAGE);
+	if (f->pos + len > limit) {
+		/* mm/filemap.c __generic_file_write_iter(): the buffered write,
+		 * then its range written back (the AS flag was cleared just
+		 * above) and dropped, as O_DIRECT wants */
+		long long n = m_buffered_write(m, f, len);
+
+		if (n > 0) {
+			m_writeback(m, f->ino, (f->pos - n) / PAGE, (f->pos - 1) / PAGE);
+			m_filemap_check_errors(&m->ino[f->ino].as);
+			m_drop_pages(&m->ino[f->ino], (f->pos - n) / PAGE, (f->pos - 1) / PAGE);
+		}
+		return n;
+	}
+	if ((f->pos | len) & 511)
+		return -EINVAL;
+	return m_direct_write(m, f, len);
+}
+
+static long long vfat_dio_write(struct m_state *m, struct m_fd *f, long long len, struct out *w)
+{
+	(void)w;
+	return fat_dio(m, f, len, m->ino[f->ino].size);
+}
+
+static long long exfat_dio_write(struct m_state *m, struct m_fd *f, long long len, struct out *w)
+{
+	(void)w;
+	return fat_dio(m, f, len, (m->ino[f->ino].size + 511) / 512 * 512);
+}
+
 const struct dt_fs_rules dt_fs_vfat = {
 	.name = "vfat",
 	.has_bdev = 1,
 	.no_link = 1,
 	.fsync = fat_file_fsync,
 	.fallocate = fat_fallocate,
+	.dio_write = vfat_dio_write,
 };
 
 const struct dt_fs_rules dt_fs_exfat = {
@@ -103,4 +149,5 @@ const struct dt_fs_rules dt_fs_exfat = {
 	.no_link = 1,
 	.fsync = exfat_file_fsync,
 	.sync_fs = exfat_sync_fs,
+	.dio_write = exfat_dio_write,
 };

@@ -47,6 +47,14 @@ static int shmem_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, lon
 	return 0;
 }
 
+/* 6.12 (shmem_odirect): O_DIRECT opens, shmem_file_write_iter() writes through
+ * the page cache as ever */
+static long long shmem_dio_write(struct m_state *m, struct m_fd *f, long long len, struct out *w)
+{
+	(void)w;
+	return m_buffered_write(m, f, len);
+}
+
 const struct dt_fs_rules dt_fs_tmpfs = {
 	.name = "tmpfs",
 	.has_bdev = 0,
@@ -55,4 +63,5 @@ const struct dt_fs_rules dt_fs_tmpfs = {
 	.pins_inodes = 1,
 	.fsync = noop_fsync,
 	.fallocate = shmem_fallocate,
+	.dio_write = shmem_dio_write,
 };

@@ -102,6 +102,15 @@ static int xfs_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, long 
 	return 0;
 }
 
+/* fs/xfs/xfs_file.c:681 xfs_file_dio_write(): the sector alignment first
+ * (EINVAL), then iomap_dio_rw() (the AS flag, invalidation, the I/O) */
+static long long xfs_dio_write(struct m_state *m, struct m_fd *f, long long len, struct out *w)
+{
+	if ((f->pos | len) & 511)
+		return -EINVAL;
+	return m_generic_dio_write(m, f, len, w);
+}
+
 const struct dt_fs_rules dt_fs_xfs = {
 	.name = "xfs",
 	.has_bdev = 1,
@@ -109,4 +118,5 @@ const struct dt_fs_rules dt_fs_xfs = {
 	.fsync = xfs_file_fsync,
 	.setsize = xfs_setsize,
 	.fallocate = xfs_fallocate,
+	.dio_write = xfs_dio_write,
 };

@@ -65,6 +65,7 @@ struct m_fd {
 	int ino;
 	int rdonly;
 	int osync;      /* O_SYNC or O_DSYNC: each write ends in vfs_fsync_range() */
+	int odirect;    /* O_DIRECT: writes go through the filesystem's dio_write */
 	long long pos;
 	errseq_t f_wb_err, f_sb_err, f_md_wb_err, f_sb_bdev_err;
 };
@@ -131,6 +132,9 @@ struct dt_fs_rules {
 	 * returned first: sync_filesystem() stops there), and within sync(2)
 	 * (sync_fs_one_sb(), result ignored: "sync" and "evict"); NULL: none */
 	int (*sync_fs)(struct m_state *m);
+	/* a write through an O_DIRECT descriptor (len > 0): bytes written or
+	 * -errno; NULL: O_DIRECT cannot be opened (EINVAL) */
+	long long (*dio_write)(struct m_state *m, struct m_fd *f, long long len, struct out *w);
 	/* ftruncate's ->setattr(ATTR_SIZE) where it can fail (xfs, btrfs): returns 0
 	 * or -errno and changes the size itself (m_truncate()); NULL: never fails */
 	int (*setsize)(struct m_state *m, struct m_fd *f, long long size, struct out *w);
@@ -169,6 +173,9 @@ struct dt_line_rules {
 	 * the range, after the size check (6.12); 6.1 punch hole wrote back
 	 * the range whenever the file had a dirty page, zero range never */
 	unsigned ext4_punch_journal_only : 1;
+	/* tmpfs opens O_DIRECT (6.12: shmem_file_open() sets FMODE_CAN_ODIRECT;
+	 * its writes stay buffered); 6.1: no ->direct_IO, EINVAL */
+	unsigned shmem_odirect : 1;
 };
 const struct dt_line_rules *dt_line_rules_of(enum dt_line l);
 
@@ -189,6 +196,11 @@ int m_sync_filesystem(struct m_state *m);
 void m_drop_pages(struct m_inode *in, long long first, long long last);
 /* the inode's size changed (the on-disk size follows while it has a name) */
 void m_set_size(struct m_state *m, struct m_inode *in, long long size);
+/* writes: the page cache (generic_perform_write()), the O_DIRECT pieces */
+long long m_buffered_write(struct m_state *m, struct m_fd *f, long long len);
+long long m_direct_write(struct m_state *m, struct m_fd *f, long long len);
+int m_dio_flush(struct m_state *m, struct m_fd *f, long long len);
+long long m_generic_dio_write(struct m_state *m, struct m_fd *f, long long len, struct out *w);
 /* truncate_setsize(): the new size; shrinking drops the pages past it, dirty
  * ones unwritten, and frees the blocks (a failed extent with them) */
 void m_truncate(struct m_state *m, struct m_inode *in, long long size);

@@ -20,6 +20,8 @@ static const struct dt_line_rules lines[] = {
 		/* fs/ext4/inode.c ext4_punch_hole(): mapping_tagged(DIRTY) ->
 		 * filemap_write_and_wait_range() of the range, first */
 		.ext4_punch_journal_only = 0,
+		/* mm/shmem.c: no ->direct_IO; fs/open.c:903 */
+		.shmem_odirect = 0,
 	},
 	[DT_LINE_6_12] = {
 		.name = "6.12",
@@ -37,6 +39,8 @@ static const struct dt_line_rules lines[] = {
 		 * ext4_truncate_page_cache_block_range(): filemap_write_and_wait_range()
 		 * only if ext4_should_journal_data() */
 		.ext4_punch_journal_only = 1,
+		/* mm/shmem.c:2847 shmem_file_open(): FMODE_CAN_ODIRECT */
+		.shmem_odirect = 1,
 	},
 };
 

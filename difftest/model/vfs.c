@@ -265,6 +265,79 @@ void m_set_size(struct m_state *m, struct m_inode *in, long long size)
 	m->dino[in->dino].size = size;
 }
 
+/*
+ * mm/filemap.c generic_perform_write(), page by page, at the file offset:
+ * write_begin reads a block it only partly overwrites when it is not in the
+ * page cache; on a failed (dm error) block that read gets EIO: a short write,
+ * or -EIO if nothing was written. Returns the bytes written or -errno.
+ */
+long long m_buffered_write(struct m_state *m, struct m_fd *f, long long len)
+{
+	struct m_inode *in = &m->ino[f->ino];
+	long long done = 0;
+
+	for (long long p = f->pos / PAGE; p <= (f->pos + len - 1) / PAGE && p < MAX_PAGES; p++) {
+		long long from = p * PAGE > f->pos ? p * PAGE : f->pos;
+		long long to = (p + 1) * PAGE < f->pos + len ? (p + 1) * PAGE : f->pos + len;
+		uint64_t bit = 1ULL << (p % 64);
+		int partial = from > p * PAGE || to < (p + 1) * PAGE;
+
+		if (partial && !(in->cached[p / 64] & bit) && p < in->fail_pages)
+			break;
+		in->dirty[p / 64] |= bit;
+		in->cached[p / 64] |= bit;
+		done += to - from;
+	}
+	f->pos += done;
+	if (f->pos > in->size)
+		m_set_size(m, in, f->pos);
+	return done ? done : -EIO;
+}
+
+/*
+ * The O_DIRECT write itself, after the filesystem's checks: the page cache
+ * of the range was written back and is invalidated
+ * (invalidate_inode_pages2_range()), the data goes to disk (never on a failed
+ * extent: the generator writes no O_DIRECT in real mode), the size grows.
+ */
+long long m_direct_write(struct m_state *m, struct m_fd *f, long long len)
+{
+	struct m_inode *in = &m->ino[f->ino];
+
+	m_drop_pages(in, f->pos / PAGE, (f->pos + len - 1) / PAGE);
+	f->pos += len;
+	if (f->pos > in->size)
+		m_set_size(m, in, f->pos);
+	return len;
+}
+
+/* filemap_write_and_wait_range() of the range an O_DIRECT write covers: the AS flag */
+int m_dio_flush(struct m_state *m, struct m_fd *f, long long len)
+{
+	m_writeback(m, f->ino, f->pos / PAGE, (f->pos + len - 1) / PAGE);
+	return m_filemap_check_errors(&m->ino[f->ino].as);
+}
+
+/*
+ * mm/filemap.c generic_file_direct_write() (ext2, and ext4's and xfs's iomap
+ * in this order): filemap_write_and_wait_range() of the range (the AS flag:
+ * the error, nothing written), invalidate it, then the direct I/O, which
+ * refuses an offset or length not aligned to the device's 512-byte logical
+ * block (blockdev_direct_IO(), iomap_dio_bio_iter(): EINVAL).
+ */
+long long m_generic_dio_write(struct m_state *m, struct m_fd *f, long long len, struct out *w)
+{
+	int r = m_dio_flush(m, f, len);
+
+	(void)w;
+	if (r)
+		return r;
+	m_drop_pages(&m->ino[f->ino], f->pos / PAGE, (f->pos + len - 1) / PAGE);
+	if ((f->pos | len) & 511)
+		return -EINVAL;
+	return m_direct_write(m, f, len);
+}
+
 void m_truncate(struct m_state *m, struct m_inode *in, long long size)
 {
 	long long keep = (size + PAGE - 1) / PAGE;
@@ -408,6 +481,14 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			inode_new(m, op->file, m->name[op->file]);
 		}
 		i = inode_get(m, op->file);
+		/* fs/open.c do_dentry_open(): O_DIRECT without FMODE_CAN_ODIRECT (no
+		 * ->direct_IO: tmpfs before 6.6) is EINVAL, after O_CREAT made the file */
+		if ((op->flags & OPEN_DIRECT) &&
+		    (!m->fsr->dio_write || (m->fsr->no_disk && !m->k->shmem_odirect))) {
+			m->slot[op->fd] = -1;
+			fail(w, EINVAL);
+			return;
+		}
 		/* a new struct file (fs/file_table.c alloc_empty_file()) */
 		for (k = 0; m->fd[k].refs; k++)
 			;
@@ -420,6 +501,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		f->pos = 0;
 		f->rdonly = !!(op->flags & OPEN_RDONLY);
 		f->osync = !!(op->flags & (OPEN_SYNC | OPEN_DSYNC));
+		f->odirect = !!(op->flags & OPEN_DIRECT);
 		if (op->flags & OPEN_TRUNC) {
 			/* truncate_pagecache(): dirty pages go, unwritten; blocks freed */
 			memset(m->ino[i].dirty, 0, sizeof(m->ino[i].dirty));
@@ -444,61 +526,38 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		m_put(w, 0, 0);
 		return;
 	}
-	case OP_WRITE:
+	case OP_WRITE: {
+		long long n;
+
 		f = fd_of(m, op);
 		if (f->state != 1 || f->rdonly) {
 			fail(w, EBADF);
 			return;
 		}
-		if (op->len > 0) {
-			struct m_inode *in = &m->ino[f->ino];
-			long long done = 0;
-
-			/* generic_perform_write(), page by page: write_begin reads a
-			 * block it only partly overwrites when it is not in the page
-			 * cache; on a failed (dm error) block that read gets EIO: a
-			 * short write, or -EIO if nothing was written */
-			for (long long p = f->pos / PAGE; p <= (f->pos + op->len - 1) / PAGE && p < MAX_PAGES; p++) {
-				long long from = p * PAGE > f->pos ? p * PAGE : f->pos;
-				long long to = (p + 1) * PAGE < f->pos + op->len ? (p + 1) * PAGE
-										 : f->pos + op->len;
-				uint64_t bit = 1ULL << (p % 64);
-				int partial = from > p * PAGE || to < (p + 1) * PAGE;
-
-				if (partial && !(in->cached[p / 64] & bit) && p < in->fail_pages)
-					break;
-				in->dirty[p / 64] |= bit;
-				in->cached[p / 64] |= bit;
-				done += to - from;
-			}
-			f->pos += done;
-			if (f->pos > in->size)
-				in->size = f->pos;
-			m->dino[in->dino].size = in->size;
-			if (done == 0) {
-				fail(w, EIO);
-				return;
-			}
-			/* O_SYNC/O_DSYNC: generic_write_sync() -> vfs_fsync_range()
-			 * of the bytes written (include/linux/fs.h; ext4, ext2, fat,
-			 * exfat and shmem write_iter all end in it): its error is the
-			 * write's result. The bytes stay written (the size grew), but
-			 * the offset does not move: fs/read_write.c new_sync_write()
-			 * sets *ppos = ki_pos only when the result is > 0
-			 * (tests/recorded-ops/osync-pos.dt, found on ext4 data=journal) */
-			if (f->osync) {
-				r = m->fsr->fsync(m, f, (f->pos - done) / PAGE, (f->pos - 1) / PAGE, w);
-				if (r) {
-					f->pos -= done;
-					fail(w, -r);
-					return;
-				}
-			}
-			m_put(w, done, 0);
+		if (op->len == 0) {
+			m_put(w, 0, 0); /* generic_write_checks(): nothing to do */
 			return;
 		}
-		m_put(w, op->len, 0);
+		n = f->odirect ? m->fsr->dio_write(m, f, op->len, w) : m_buffered_write(m, f, op->len);
+		/* O_SYNC/O_DSYNC: generic_write_sync() -> vfs_fsync_range() of the
+		 * bytes written (include/linux/fs.h; every write_iter here ends in
+		 * it): its error is the write's result. The bytes stay written (the
+		 * size grew), but the offset does not move: fs/read_write.c
+		 * new_sync_write() sets *ppos = ki_pos only when the result is > 0
+		 * (tests/recorded-ops/osync-pos.dt, found on ext4 data=journal) */
+		if (n > 0 && f->osync) {
+			r = m->fsr->fsync(m, f, (f->pos - n) / PAGE, (f->pos - 1) / PAGE, w);
+			if (r) {
+				f->pos -= n;
+				n = r;
+			}
+		}
+		if (n < 0)
+			fail(w, (int)-n);
+		else
+			m_put(w, n, 0);
 		return;
+	}
 	case OP_READ: {
 		struct m_inode *in;
 		long long done = 0, end;
