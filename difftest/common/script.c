@@ -14,6 +14,7 @@ static const char *const opnames[OP__COUNT] = {
 	[OP_FDATASYNC] = "fdatasync", [OP_SFR] = "sfr",     [OP_SYNCFS] = "syncfs",
 	[OP_CLOSE] = "close",	    [OP_UNLINK] = "unlink", [OP_EVICT] = "evict",
 	[OP_READ] = "read", [OP_FTRUNCATE] = "ftruncate", [OP_DUP] = "dup", [OP_FALLOCATE] = "fallocate", [OP_CYCLE] = "cycle", [OP_LINK] = "link", [OP_RENAME] = "rename", [OP_CHILD] = "child",
+	[OP_MMAP] = "mmap", [OP_MWRITE] = "mwrite", [OP_MSYNC] = "msync", [OP_MUNMAP] = "munmap",
 	[OP_SYNC] = "sync",	    [OP_ERR_DATA] = "error", [OP_ERR_META] = "error",
 	[OP_PAR] = "par",	    [OP_FAIL] = "fail",     [OP_HEAL] = "heal",
 };
@@ -184,7 +185,15 @@ void dt_op_format(const struct dt_op *op, char *buf, size_t len)
 	case OP_FDATASYNC:
 	case OP_SYNCFS:
 	case OP_CLOSE:
+	case OP_MMAP:
+	case OP_MUNMAP:
 		snprintf(buf, len, "%s d%d", dt_opname(op->code), op->fd);
+		break;
+	case OP_MWRITE:
+		snprintf(buf, len, "mwrite d%d %lld %lld", op->fd, op->off, op->len);
+		break;
+	case OP_MSYNC:
+		snprintf(buf, len, "msync d%d %s", op->fd, op->flags & MSYNC_SYNC ? "sync" : "async");
 		break;
 	case OP_SFR:
 		dt_sfr_format(op->flags, f, sizeof(f));
@@ -377,6 +386,33 @@ static int parse_op(struct pctx *c, char **tok, int n, struct dt_op *op)
 			return perr(c, "too many arguments to %s", w);
 		return 0;
 	}
+	if (!strcmp(w, "mmap") || !strcmp(w, "munmap") || !strcmp(w, "mwrite") ||
+	    !strcmp(w, "msync")) {
+		op->code = !strcmp(w, "mmap") ? OP_MMAP : !strcmp(w, "munmap") ? OP_MUNMAP
+			   : !strcmp(w, "mwrite") ? OP_MWRITE : OP_MSYNC;
+		if ((op->fd = parse_idx(c, n > 1 ? tok[1] : NULL, 'd', DT_MAX_FDS, "descriptor")) < 0)
+			return -1;
+		if (op->code == OP_MWRITE) {
+			if (n != 4)
+				return perr(c, "mwrite takes: dN OFFSET LENGTH");
+			if (parse_num(c, tok[2], &op->off, "offset") ||
+			    parse_num(c, tok[3], &op->len, "length"))
+				return -1;
+			if (op->off < 0 || op->len < 1 || op->off + op->len > DT_MAX_FILE_SIZE)
+				return perr(c, "mwrite offset and length must lie in the first %lld MiB",
+					    DT_MAX_FILE_SIZE >> 20);
+			return 0;
+		}
+		if (op->code == OP_MSYNC) {
+			if (n != 3 || (strcmp(tok[2], "sync") && strcmp(tok[2], "async")))
+				return perr(c, "msync takes: dN sync|async");
+			op->flags = !strcmp(tok[2], "sync") ? MSYNC_SYNC : MSYNC_ASYNC;
+			return 0;
+		}
+		if (n > 2)
+			return perr(c, "too many arguments to %s", w);
+		return 0;
+	}
 	if (!strcmp(w, "fallocate")) {
 		long fl;
 
@@ -516,6 +552,7 @@ static int tokenize(char *line, char **tok)
 /* Descriptor discipline: ops use only open descriptors; open only closed ones. */
 struct vstate {
 	unsigned char open[DT_MAX_FDS];
+	unsigned char mapped[DT_MAX_FDS]; /* the descriptor has a mapping (mmap .. munmap) */
 	int desc[DT_MAX_FDS];       /* the open file description a descriptor names */
 	long long pos[DT_MAX_FDS];  /* per description: bytes written or read since open */
 };
@@ -576,9 +613,25 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 			return perr(c, "child runs a descriptor op (write, read, ftruncate, fsync, "
 				    "fdatasync, sfr, syncfs), not %s", dt_opname(op->sub[0].code));
 		}
+	case OP_MMAP:
+	case OP_MWRITE:
+	case OP_MSYNC:
+	case OP_MUNMAP:
+		if (in_par)
+			return perr(c, "%s cannot run inside par", dt_opname(op->code));
+		if (!v->open[op->fd])
+			return perr(c, "bad descriptor d%d: not open here", op->fd);
+		if (op->code == OP_MMAP && v->mapped[op->fd])
+			return perr(c, "d%d is mapped already (munmap it first)", op->fd);
+		if (op->code != OP_MMAP && !v->mapped[op->fd])
+			return perr(c, "d%d has no mapping here (mmap it first)", op->fd);
+		v->mapped[op->fd] = op->code != OP_MUNMAP;
+		return 0;
 	case OP_CLOSE:
 		if (in_par)
 			return perr(c, "close cannot run inside par");
+		if (v->mapped[op->fd])
+			return perr(c, "close of d%d while it is mapped: munmap it first", op->fd);
 		/* fall through */
 	case OP_FAIL:
 		if (in_par)

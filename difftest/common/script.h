@@ -13,6 +13,9 @@
  *                            INSERT_RANGE (or KEEP|PUNCH|COLLAPSE|ZERO|INSERT, a number, 0)
  *   child OP                 OP (a descriptor op) in a forked child process
  *   cycle                    umount and mount again (every descriptor closed)
+ *   mmap dN | munmap dN      map the file's current size shared (one mapping per descriptor)
+ *   mwrite dN OFF LEN        store LEN bytes at OFF into it
+ *   msync dN sync|async      msync(MS_SYNC or MS_ASYNC) of the whole mapping
  *   link fM fN | rename fM fN  link(2), rename(2) in the test directory
  *   fsync dN | fdatasync dN | syncfs dN | close dN
  *   sfr dN FLAGS [OFF LEN]   sync_file_range; FLAGS: WAIT_BEFORE|WRITE|WAIT_AFTER
@@ -69,6 +72,10 @@ enum dt_opcode {
 	OP_LINK,       /* link(file, file2) */
 	OP_RENAME,     /* rename(file, file2) */
 	OP_CHILD,      /* sub[0] run in a forked child (descriptors shared across fork) */
+	OP_MMAP,       /* mmap(size, PROT_READ|PROT_WRITE, MAP_SHARED, fd) */
+	OP_MWRITE,     /* store LEN bytes at OFF into fd's mapping */
+	OP_MSYNC,      /* msync(MS_SYNC or MS_ASYNC) of fd's whole mapping */
+	OP_MUNMAP,     /* munmap of fd's mapping */
 	OP__COUNT
 };
 
@@ -78,6 +85,10 @@ enum dt_opcode {
 #define OPEN_SYNC 8u    /* O_SYNC: each write ends in vfs_fsync_range() */
 #define OPEN_DSYNC 16u  /* O_DSYNC: the same, datasync */
 #define OPEN_DIRECT 32u /* O_DIRECT */
+
+/* msync flags, as in <sys/mman.h> */
+#define MSYNC_ASYNC 1u
+#define MSYNC_SYNC 4u
 
 /* fallocate modes, as in <linux/falloc.h> */
 #define FALLOC_KEEP_SIZE 0x01u

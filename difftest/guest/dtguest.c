@@ -21,12 +21,15 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -278,6 +281,20 @@ static void result(struct dt_opres *o, int which, long ret, int err)
 
 /* page-aligned: O_DIRECT wants the buffer aligned to the device's logical block */
 static char wbuf[1 << 20] __attribute__((aligned(4096)));
+
+/* each descriptor's shared mapping (mmap .. munmap) */
+static struct {
+	char *p;
+	size_t len;
+} maps[DT_MAX_FDS];
+
+static sigjmp_buf bus_jmp;
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	siglongjmp(bus_jmp, 1);
+}
 static char rbuf[1 << 20] __attribute__((aligned(4096)));
 
 static int fs_mount(char *why, size_t len);
@@ -341,6 +358,70 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 		result(o, which, r ? -1 : 0, EIO);
 		return;
 	}
+	case OP_MMAP: {
+		struct stat st;
+		size_t len = fd >= 0 && fstat(fd, &st) == 0 ? (size_t)st.st_size : 0;
+		void *a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+		if (a == MAP_FAILED) {
+			result(o, which, -1, errno);
+			return;
+		}
+		maps[op->fd].p = a;
+		maps[op->fd].len = (len + 4095) / 4096 * 4096;
+		result(o, which, 0, 0);
+		return;
+	}
+	case OP_MWRITE: {
+		struct sigaction sa, old;
+
+		if (!maps[op->fd].p) {
+			result(o, which, -1, EINVAL); /* harness: no mapping */
+			return;
+		}
+		if ((size_t)(op->off + op->len) > maps[op->fd].len) {
+			result(o, which, -1, ERANGE); /* harness: past the mapping */
+			return;
+		}
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_sigbus;
+		sigaction(SIGBUS, &sa, &old);
+		if (sigsetjmp(bus_jmp, 1) == 0) {
+			/* page by page, in order, as the model says */
+			for (long long q = op->off; q < op->off + op->len; q += 4096 - q % 4096) {
+				long long n = 4096 - q % 4096;
+
+				if (q + n > op->off + op->len)
+					n = op->off + op->len - q;
+				memcpy(maps[op->fd].p + q, wbuf, (size_t)n);
+			}
+			r = 0;
+		} else {
+			r = -1; /* SIGBUS: a page past the end of the file */
+			errno = EFAULT;
+		}
+		sigaction(SIGBUS, &old, NULL);
+		result(o, which, r, errno);
+		return;
+	}
+	case OP_MSYNC:
+		if (!maps[op->fd].p) {
+			result(o, which, -1, EINVAL);
+			return;
+		}
+		r = msync(maps[op->fd].p, maps[op->fd].len,
+			  op->flags & MSYNC_SYNC ? MS_SYNC : MS_ASYNC);
+		result(o, which, r, errno);
+		return;
+	case OP_MUNMAP:
+		if (!maps[op->fd].p) {
+			result(o, which, -1, EINVAL);
+			return;
+		}
+		r = munmap(maps[op->fd].p, maps[op->fd].len);
+		maps[op->fd].p = NULL;
+		result(o, which, r, errno);
+		return;
 	case OP_FALLOCATE:
 		r = fallocate(fd, (int)op->flags, (off_t)op->off, (off_t)op->len);
 		result(o, which, r, errno);
@@ -625,11 +706,15 @@ static void teardown(void)
 	/* a device left with failed extents is made anew for the next script */
 	if (fault_dm_nfail() && fault_dm_heal())
 		heal_failed = 1;
-	for (int i = 0; i < DT_MAX_FDS; i++)
+	for (int i = 0; i < DT_MAX_FDS; i++) {
+		if (maps[i].p)
+			munmap(maps[i].p, maps[i].len);
+		maps[i].p = NULL;
 		if (fds[i] >= 0) {
 			close(fds[i]);
 			fds[i] = -1;
 		}
+	}
 	for (int i = 0; i < DT_MAX_FILES; i++) {
 		fpath(p, sizeof(p), i);
 		unlink(p);

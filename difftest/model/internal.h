@@ -87,6 +87,7 @@ struct m_state {
 	int slot[DT_MAX_FDS];       /* descriptor dN -> its description, -1: none (never
 				       opened, closed, or its open failed: EBADF) */
 	struct m_fd none;           /* what a descriptor without one reads: closed */
+	long long map_len[DT_MAX_FDS]; /* dN's shared mapping (mmap .. munmap), 0: none */
 	errseq_t s_wb_err;          /* sb->s_wb_err */
 	errseq_t bdev_wb_err;       /* sb->s_bdev->bd_inode->i_mapping->wb_err */
 	unsigned bdev_as;

@@ -217,7 +217,7 @@ static int gen_real;
 
 static void gen_one(FILE *f, const char *name, int nops)
 {
-	int open[DT_MAX_FDS] = {0};
+	int open[DT_MAX_FDS] = {0}, mapped[DT_MAX_FDS] = {0};
 	const int nfiles = 3, nfds = 6;
 
 	fprintf(f, "script %s\n", name);
@@ -253,7 +253,7 @@ static void gen_one(FILE *f, const char *name, int nops)
 			 * an op in a forked child, fallocate (none in real mode: it
 			 * frees and moves blocks) */
 			static const char *const cops[] = {"fsync", "fdatasync", "syncfs", "write"};
-			uint32_t k = rnd(7);
+			uint32_t k = rnd(8);
 			int nd = -1;
 
 			for (int i = 0; i < nfds && k == 2; i++)
@@ -261,7 +261,24 @@ static void gen_one(FILE *f, const char *name, int nops)
 					nd = i;
 					break;
 				}
-			if (k == 6) {
+			if (k == 7 && !gen_real) {
+				/* a shared mapping: stores, msync, munmap (not in real mode:
+				 * a fault reading a failed block is SIGBUS) */
+				uint32_t q = rnd(6);
+
+				if (!mapped[d]) {
+					fprintf(f, "mmap d%d\n", d);
+					mapped[d] = 1;
+				} else if (q < 3)
+					fprintf(f, "mwrite d%d %u %u\n", d, rnd(3) * 4096 + (rnd(4) ? 0 : rnd(4096)),
+						1 + rnd(8192));
+				else if (q < 5)
+					fprintf(f, "msync d%d %s\n", d, q == 3 ? "sync" : "async");
+				else {
+					fprintf(f, "munmap d%d\n", d);
+					mapped[d] = 0;
+				}
+			} else if (k == 6) {
 				/* real mode: no rename (it frees the target's blocks) */
 				fprintf(f, "%s f%u f%u\n", rnd(2) || gen_real ? "link" : "rename",
 					rnd(nfiles), rnd(nfiles));
@@ -269,8 +286,10 @@ static void gen_one(FILE *f, const char *name, int nops)
 				/* umount + mount: every descriptor closed first */
 				for (int i = 0; i < nfds; i++)
 					if (open[i]) {
+						if (mapped[i])
+							fprintf(f, "munmap d%d\n", i);
 						fprintf(f, "close d%d\n", i);
-						open[i] = 0;
+						open[i] = mapped[i] = 0;
 					}
 				fprintf(f, "cycle\n");
 			} else if (k == 4 && !gen_real) {
@@ -324,8 +343,10 @@ static void gen_one(FILE *f, const char *name, int nops)
 		} else if (r < 57)
 			fprintf(f, "syncfs d%d\n", d);
 		else if (r < 66) {
+			if (mapped[d])
+				fprintf(f, "munmap d%d\n", d);
 			fprintf(f, "close d%d\n", d);
-			open[d] = 0;
+			open[d] = mapped[d] = 0;
 		} else if (r < 70)
 			fprintf(f, "unlink f%u\n", rnd(nfiles));
 		else if (r < 74)
