@@ -14,7 +14,7 @@ static const char *const opnames[OP__COUNT] = {
 	[OP_FDATASYNC] = "fdatasync", [OP_SFR] = "sfr",     [OP_SYNCFS] = "syncfs",
 	[OP_CLOSE] = "close",	    [OP_UNLINK] = "unlink", [OP_EVICT] = "evict",
 	[OP_READ] = "read", [OP_FTRUNCATE] = "ftruncate", [OP_DUP] = "dup", [OP_FALLOCATE] = "fallocate", [OP_CYCLE] = "cycle", [OP_LINK] = "link", [OP_RENAME] = "rename", [OP_CHILD] = "child",
-	[OP_MMAP] = "mmap", [OP_MWRITE] = "mwrite", [OP_MSYNC] = "msync", [OP_MUNMAP] = "munmap",
+	[OP_MMAP] = "mmap", [OP_MWRITE] = "mwrite", [OP_MSYNC] = "msync", [OP_MUNMAP] = "munmap", [OP_REMOUNT] = "remount",
 	[OP_SYNC] = "sync",	    [OP_ERR_DATA] = "error", [OP_ERR_META] = "error",
 	[OP_PAR] = "par",	    [OP_FAIL] = "fail",     [OP_HEAL] = "heal",
 };
@@ -191,6 +191,9 @@ void dt_op_format(const struct dt_op *op, char *buf, size_t len)
 		break;
 	case OP_MWRITE:
 		snprintf(buf, len, "mwrite d%d %lld %lld", op->fd, op->off, op->len);
+		break;
+	case OP_REMOUNT:
+		snprintf(buf, len, "remount %s", op->flags & REMOUNT_RO ? "ro" : "rw");
 		break;
 	case OP_MSYNC:
 		snprintf(buf, len, "msync d%d %s", op->fd, op->flags & MSYNC_SYNC ? "sync" : "async");
@@ -384,6 +387,13 @@ static int parse_op(struct pctx *c, char **tok, int n, struct dt_op *op)
 			return perr(c, "%s length %lld out of range (0..1048576)", w, op->len);
 		if (n > 3)
 			return perr(c, "too many arguments to %s", w);
+		return 0;
+	}
+	if (!strcmp(w, "remount")) {
+		op->code = OP_REMOUNT;
+		if (n != 2 || (strcmp(tok[1], "ro") && strcmp(tok[1], "rw")))
+			return perr(c, "remount takes: ro|rw");
+		op->flags = !strcmp(tok[1], "ro") ? REMOUNT_RO : 0;
 		return 0;
 	}
 	if (!strcmp(w, "mmap") || !strcmp(w, "munmap") || !strcmp(w, "mwrite") ||

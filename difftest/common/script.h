@@ -16,6 +16,7 @@
  *   mmap dN | munmap dN      map the file's current size shared (one mapping per descriptor)
  *   mwrite dN OFF LEN        store LEN bytes at OFF into it
  *   msync dN sync|async      msync(MS_SYNC or MS_ASYNC) of the whole mapping
+ *   remount ro|rw            mount -o remount,ro (or rw)
  *   link fM fN | rename fM fN  link(2), rename(2) in the test directory
  *   fsync dN | fdatasync dN | syncfs dN | close dN
  *   sfr dN FLAGS [OFF LEN]   sync_file_range; FLAGS: WAIT_BEFORE|WRITE|WAIT_AFTER
@@ -76,6 +77,7 @@ enum dt_opcode {
 	OP_MWRITE,     /* store LEN bytes at OFF into fd's mapping */
 	OP_MSYNC,      /* msync(MS_SYNC or MS_ASYNC) of fd's whole mapping */
 	OP_MUNMAP,     /* munmap of fd's mapping */
+	OP_REMOUNT,    /* mount(MS_REMOUNT [| MS_RDONLY]) */
 	OP__COUNT
 };
 
@@ -85,6 +87,8 @@ enum dt_opcode {
 #define OPEN_SYNC 8u    /* O_SYNC: each write ends in vfs_fsync_range() */
 #define OPEN_DSYNC 16u  /* O_DSYNC: the same, datasync */
 #define OPEN_DIRECT 32u /* O_DIRECT */
+
+#define REMOUNT_RO 1u
 
 /* msync flags, as in <sys/mman.h> */
 #define MSYNC_ASYNC 1u

@@ -344,6 +344,11 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 		r = ftruncate(fd, (off_t)op->len);
 		result(o, which, r, errno);
 		return;
+	case OP_REMOUNT:
+		r = mount(gfs->bdev ? DM_NODE : "tmpfs", opt_mnt, gfs->type,
+			  MS_REMOUNT | (op->flags & REMOUNT_RO ? MS_RDONLY : 0), gfs->opts);
+		result(o, which, r, errno);
+		return;
 	case OP_CYCLE: {
 		char why[300];
 

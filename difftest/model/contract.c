@@ -43,6 +43,7 @@ static const struct {
 	{"fat_md_once", offsetof(struct dt_contract, fat_md_once)},
 	{"falloc_cursor", offsetof(struct dt_contract, falloc_cursor)},
 	{"mount_forgets", offsetof(struct dt_contract, mount_forgets)},
+	{"remount_since", offsetof(struct dt_contract, remount_since)},
 };
 
 const char *dt_switch_name(int i)

@@ -119,12 +119,23 @@ static long long btrfs_dio_write(struct m_state *m, struct m_fd *f, long long le
 	return n;
 }
 
+/* fs/btrfs/file.c btrfs_direct_read(): not aligned to the 4 KiB sector, 0
+ * and the read goes through the page cache; else iomap */
+static long long btrfs_dio_read(struct m_state *m, struct m_fd *f, long long len)
+{
+	if ((f->pos | len) & 4095)
+		return m_buffered_read(m, f, len);
+	return m_iomap_dio_read(m, f, len);
+}
+
 const struct dt_fs_rules dt_fs_btrfs = {
 	.name = "btrfs",
 	.has_bdev = 0,
 	.stable_ino = 1,
+	.remount_ro = m_remount_ro_sync_ignored,
 	.fsync = btrfs_sync_file,
 	.setsize = btrfs_setsize,
 	.fallocate = btrfs_fallocate,
 	.dio_write = btrfs_dio_write,
+	.dio_read = btrfs_dio_read,
 };

@@ -11,6 +11,8 @@ const struct dt_fs_rules dt_fs_ext2 = {
 	.has_bdev = 1,
 	.stable_ino = 1,
 	.wb_err_record = 1,
+	.remount_ro = m_remount_ro_sync_ignored,
 	.fsync = m_generic_file_fsync,
 	.dio_write = m_generic_dio_write, /* ext2_direct_IO(): blockdev_direct_IO() */
+	.dio_read = m_generic_dio_read,
 };

@@ -30,6 +30,25 @@ static int ext4_sync_file(struct m_state *m, struct m_fd *f, long long first, lo
 }
 
 /*
+ * fs/ext4/super.c __ext4_remount() going read-only: sync_filesystem(), whose
+ * error fails the remount (:6503); patched (remount_since, kernel-port 0011):
+ * sync_filesystem_since() a sample taken at the start: nothing from before
+ * it, and the AS flags left alone.
+ */
+static int ext4_remount_ro(struct m_state *m)
+{
+	unsigned keep = m->bdev_as;
+	int r;
+
+	if (!m->c.remount_since)
+		return m_sync_filesystem(m, 0);
+	r = m_sync_filesystem(m, 0);
+	(void)r;
+	m->bdev_as = keep;
+	return 0;
+}
+
+/*
  * After a metadata buffer failed, the next journal write access (the guest
  * makes one at once) runs ext4_check_bdev_write_error() (6.1,
  * fs/ext4/ext4_jbd2.c), a reader that marks the bdev error SEEN (and logs an
@@ -41,6 +60,8 @@ static int ext4_sync_file(struct m_state *m, struct m_fd *f, long long first, lo
  */
 static void ext4_meta_error(struct m_state *m)
 {
+	if (m->rdonly)
+		return; /* the guest's settling create fails (EROFS): no journal access */
 	if (m->k->jbd2_aborts_on_bdev_err)
 		m->cut = 1;
 	else
@@ -171,14 +192,25 @@ static long long ext4_dio_write(struct m_state *m, struct m_fd *f, long long len
 	return m_generic_dio_write(m, f, len, w);
 }
 
+/* fs/ext4/file.c ext4_dio_read_iter(): data=journal reads through the page
+ * cache (IOCB_DIRECT cleared); else iomap */
+static long long ext4_dio_read(struct m_state *m, struct m_fd *f, long long len)
+{
+	if (m->fsr->journal_data)
+		return m_buffered_read(m, f, len);
+	return m_iomap_dio_read(m, f, len);
+}
+
 const struct dt_fs_rules dt_fs_ext4_ordered = {
 	.name = "ext4-ordered",
 	.has_bdev = 1,
 	.stable_ino = 1,
 	.wb_err_record = 1,
+	.remount_ro = ext4_remount_ro,
 	.fsync = ext4_sync_file,
 	.fallocate = ext4_fallocate,
 	.dio_write = ext4_dio_write,
+	.dio_read = ext4_dio_read,
 	.mount = ext4_mount,
 	.meta_error = ext4_meta_error,
 };
@@ -189,9 +221,11 @@ const struct dt_fs_rules dt_fs_ext4_journal = {
 	.stable_ino = 1,
 	.journal_data = 1,
 	.wb_err_record = 1,
+	.remount_ro = ext4_remount_ro,
 	.fsync = ext4_sync_file,
 	.fallocate = ext4_fallocate,
 	.dio_write = ext4_dio_write,
+	.dio_read = ext4_dio_read,
 	.mount = ext4_mount,
 	.meta_error = ext4_meta_error,
 };

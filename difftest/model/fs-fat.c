@@ -138,16 +138,20 @@ const struct dt_fs_rules dt_fs_vfat = {
 	.name = "vfat",
 	.has_bdev = 1,
 	.no_link = 1,
+	.remount_ro = m_remount_ro_sync_ignored, /* fat_reconfigure(): sync_filesystem() */
 	.fsync = fat_file_fsync,
 	.fallocate = fat_fallocate,
 	.dio_write = vfat_dio_write,
+	.dio_read = m_generic_dio_read,
 };
 
 const struct dt_fs_rules dt_fs_exfat = {
 	.name = "exfat",
 	.has_bdev = 1,
 	.no_link = 1,
+	.remount_ro = m_remount_ro_sync_ignored, /* exfat_reconfigure() */
 	.fsync = exfat_file_fsync,
 	.sync_fs = exfat_sync_fs,
 	.dio_write = exfat_dio_write,
+	.dio_read = m_generic_dio_read,
 };

@@ -64,4 +64,5 @@ const struct dt_fs_rules dt_fs_tmpfs = {
 	.fsync = noop_fsync,
 	.fallocate = shmem_fallocate,
 	.dio_write = shmem_dio_write,
+	.dio_read = m_buffered_read,
 };

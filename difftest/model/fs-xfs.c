@@ -115,8 +115,10 @@ const struct dt_fs_rules dt_fs_xfs = {
 	.name = "xfs",
 	.has_bdev = 1,
 	.stable_ino = 1,
+	.remount_ro = m_remount_ro_sync_fails,
 	.fsync = xfs_file_fsync,
 	.setsize = xfs_setsize,
 	.fallocate = xfs_fallocate,
 	.dio_write = xfs_dio_write,
+	.dio_read = m_iomap_dio_read,
 };

@@ -78,6 +78,7 @@ struct m_state {
 	const struct dt_fs_rules *fsr;
 	const struct dt_line_rules *k;
 	struct dt_contract c;
+	int rdonly;                 /* mounted read-only (remount ro) */
 	int cut;                    /* the kernel left what the model follows (a per-line
 				       rule): the ops after this one are not compared */
 	int name[DT_MAX_FILES];     /* fN -> its inode on disk, -1: no such name */
@@ -136,12 +137,17 @@ struct dt_fs_rules {
 	/* a write through an O_DIRECT descriptor (len > 0): bytes written or
 	 * -errno; NULL: O_DIRECT cannot be opened (EINVAL) */
 	long long (*dio_write)(struct m_state *m, struct m_fd *f, long long len, struct out *w);
+	/* a read through an O_DIRECT descriptor (len > 0): bytes or -errno */
+	long long (*dio_read)(struct m_state *m, struct m_fd *f, long long len);
 	/* ftruncate's ->setattr(ATTR_SIZE) where it can fail (xfs, btrfs): returns 0
 	 * or -errno and changes the size itself (m_truncate()); NULL: never fails */
 	int (*setsize)(struct m_state *m, struct m_fd *f, long long size, struct out *w);
 	/* ->fallocate (after vfs_fallocate()'s checks); NULL: none (EOPNOTSUPP) */
 	int (*fallocate)(struct m_state *m, struct m_fd *f, unsigned mode, long long off,
 			 long long len, struct out *w);
+	/* remount read-only (the filesystem's reconfigure): 0 or the error that
+	 * fails it; NULL: nothing is synced (tmpfs) */
+	int (*remount_ro)(struct m_state *m);
 	/* at mount, after the generic set-up: the filesystem's own readers of
 	 * the bdev error (ext4 samples it); NULL: none */
 	void (*mount)(struct m_state *m);
@@ -192,13 +198,18 @@ int m_file_check_and_advance_md_wb_err(struct m_state *m, struct m_fd *f, struct
 int m_generic_file_fsync(struct m_state *m, struct m_fd *f, long long first, long long last,
 			 struct out *w);
 int m_sb_errs(struct m_state *m, struct m_fd *f);
-int m_sync_filesystem(struct m_state *m);
+int m_sync_filesystem(struct m_state *m, int syncfs);
+int m_remount_ro_sync_ignored(struct m_state *m);
+int m_remount_ro_sync_fails(struct m_state *m);
 /* truncate_pagecache_range(): drop pages [first, last], dirty ones unwritten */
 void m_drop_pages(struct m_inode *in, long long first, long long last);
 /* the inode's size changed (the on-disk size follows while it has a name) */
 void m_set_size(struct m_state *m, struct m_inode *in, long long size);
 /* writes: the page cache (generic_perform_write()), the O_DIRECT pieces */
 long long m_buffered_write(struct m_state *m, struct m_fd *f, long long len);
+long long m_buffered_read(struct m_state *m, struct m_fd *f, long long len);
+long long m_generic_dio_read(struct m_state *m, struct m_fd *f, long long len);
+long long m_iomap_dio_read(struct m_state *m, struct m_fd *f, long long len);
 long long m_direct_write(struct m_state *m, struct m_fd *f, long long len);
 int m_dio_flush(struct m_state *m, struct m_fd *f, long long len);
 long long m_generic_dio_write(struct m_state *m, struct m_fd *f, long long len, struct out *w);

@@ -81,6 +81,10 @@ struct dt_contract {
 			      bdev_forget_wb_err()): nothing reports it through the new
 			      filesystem; off: the patched md cursor samples it unseen
 			      and the first fsync of any file reports it */
+	int remount_since; /* ext4's remount read-only syncs with sync_filesystem_since():
+			      an error from before the remount neither fails it nor is
+			      consumed (kernel-port 0011); off: sync_filesystem()'s bdev
+			      AS flag fails the remount (EIO), which stays read-write */
 	enum dt_bug bug;
 	/* Not a switch but a fact about the kernel under test: its line (contract token
 	 * linux=6.1, the default, or linux=6.12). Where 6.12 really behaves differently
@@ -89,14 +93,14 @@ struct dt_contract {
 };
 
 /* The switches above, in this order (reports list them so). */
-#define DT_NSWITCHES 9
+#define DT_NSWITCHES 10
 const char *dt_switch_name(int i);
 int *dt_contract_switch(struct dt_contract *c, int i);
 
 void dt_contract_stock(struct dt_contract *c);
 void dt_contract_patched(struct dt_contract *c);
 /* "stock", "patched", or a comma list of switches: md_cursor,keep_unseen,syncfs_locked,
- * syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once,falloc_cursor,mount_forgets, each optionally prefixed with "no-"; applied over the current
+ * syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once,falloc_cursor,mount_forgets,remount_since, each optionally prefixed with "no-"; applied over the current
  * value. */
 int dt_contract_parse(const char *s, struct dt_contract *c);
 void dt_contract_format(const struct dt_contract *c, char *buf, size_t len);

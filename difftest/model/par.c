@@ -57,7 +57,7 @@ int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *
 			int fl[2], r2[2];
 
 			memset(&res[n], 0, sizeof(res[n]));
-			fl[first] = m_sync_filesystem(&t);
+			fl[first] = m_sync_filesystem(&t, 1);
 			fl[!first] = 0;
 			r2[!first] = m_sb_errs(&t, f);
 			/* locked: the other thread finds the cursor advanced */

@@ -295,6 +295,77 @@ long long m_buffered_write(struct m_state *m, struct m_fd *f, long long len)
 }
 
 /*
+ * mm/filemap.c filemap_read(): copies from uptodate pages; a page not in the
+ * page cache is read from disk, and on a failed (dm error) block that read
+ * fails: a short read, or -EIO if nothing was read. It reads no writeback
+ * error: a page whose writeback failed stays uptodate in the cache
+ * (mpage_write_end_io(), ext4_finish_bio() end its writeback without clearing
+ * it), so the data written is read back until the page leaves memory.
+ */
+long long m_buffered_read(struct m_state *m, struct m_fd *f, long long len)
+{
+	struct m_inode *in = &m->ino[f->ino];
+	long long done = 0, end = f->pos + len < in->size ? f->pos + len : in->size;
+
+	for (long long p = f->pos / PAGE; f->pos + done < end; p++) {
+		long long to = (p + 1) * PAGE < end ? (p + 1) * PAGE : end;
+		uint64_t bit = 1ULL << (p % 64);
+
+		/* past the 4 MiB the model tracks (an insert range can move the
+		 * end there): never on a failed extent, so readable */
+		if (p < MAX_PAGES) {
+			if (!(in->cached[p / 64] & bit) && p < in->fail_pages)
+				break;
+			in->cached[p / 64] |= bit;
+		}
+		done = to - f->pos;
+	}
+	if (done == 0 && f->pos < end)
+		return -EIO;
+	f->pos += done;
+	return done;
+}
+
+/* the O_DIRECT read itself: from disk, up to the end of the file; the page
+ * cache is not filled (the generator reads no O_DIRECT in real mode) */
+static long long direct_read(struct m_state *m, struct m_fd *f, long long len)
+{
+	long long n = m->ino[f->ino].size - f->pos;
+
+	n = n < 0 ? 0 : n < len ? n : len;
+	f->pos += n;
+	return n;
+}
+
+/*
+ * mm/filemap.c generic_file_read_iter() with IOCB_DIRECT (ext2, vfat,
+ * exfat): filemap_write_and_wait_range() of the range first (the AS flag),
+ * then blockdev_direct_IO() (512-byte alignment: EINVAL), up to the end.
+ */
+long long m_generic_dio_read(struct m_state *m, struct m_fd *f, long long len)
+{
+	int r = m_dio_flush(m, f, len);
+
+	if (r)
+		return r;
+	if ((f->pos | len) & 511)
+		return -EINVAL;
+	return direct_read(m, f, len);
+}
+
+/*
+ * fs/iomap/direct-io.c __iomap_dio_rw() reading (ext4, xfs, btrfs): at or
+ * past the end of the file nothing, not even the write-out; else the write-out
+ * (the AS flag), then the alignment (EINVAL), then the read.
+ */
+long long m_iomap_dio_read(struct m_state *m, struct m_fd *f, long long len)
+{
+	if (f->pos >= m->ino[f->ino].size)
+		return 0;
+	return m_generic_dio_read(m, f, len);
+}
+
+/*
  * The O_DIRECT write itself, after the filesystem's checks: the page cache
  * of the range was written back and is invalidated
  * (invalidate_inode_pages2_range()), the data goes to disk (never on a failed
@@ -434,29 +505,48 @@ int m_sb_errs(struct m_state *m, struct m_fd *f)
 }
 
 /*
- * fs/sync.c sync_filesystem(): write the inodes, ->sync_fs (whose error ends
- * it), then sync_blockdev(sb->s_bdev) = filemap_write_and_wait() on the bdev
- * mapping, whose filemap_check_errors() consumes AS_EIO/AS_ENOSPC there (EIO
- * for any errno but ENOSPC).  Patched (syncfs_cursor_only, kernel-port 0014):
- * the flags are cleared, not returned; the error comes from the cursors.
+ * fs/sync.c sync_filesystem(): nothing on a read-only superblock; else write
+ * the inodes, ->sync_fs (whose error ends it), then sync_blockdev(sb->s_bdev)
+ * = filemap_write_and_wait() on the bdev mapping, whose filemap_check_errors()
+ * consumes AS_EIO/AS_ENOSPC there (EIO for any errno but ENOSPC). @syncfs:
+ * syncfs(2)'s own variant, which patched (syncfs_cursor_only, kernel-port
+ * 0014) clears the flags without returning them: the error comes from the
+ * cursors. Other callers (remount) keep sync_filesystem() on both kernels.
  */
-int m_sync_filesystem(struct m_state *m)
+int m_sync_filesystem(struct m_state *m, int syncfs)
 {
 	int ret;
 
+	if (m->rdonly)
+		return 0;
 	m_writeback_all(m);
 	if (m->fsr->sync_fs && (ret = m->fsr->sync_fs(m)))
 		return ret;
 	if (!m->fsr->has_bdev)
 		return 0; /* sync_blockdev(NULL) */
 	ret = m_filemap_check_errors(&m->bdev_as);
-	return m->c.syncfs_cursor_only ? 0 : ret;
+	return syncfs && m->c.syncfs_cursor_only ? 0 : ret;
+}
+
+/* a remount read-only whose sync_filesystem() result is dropped (ext2, fat,
+ * exfat, btrfs): the flags it consumes are lost */
+int m_remount_ro_sync_ignored(struct m_state *m)
+{
+	m_sync_filesystem(m, 0);
+	return 0;
+}
+
+/* a remount read-only that fails with sync_filesystem()'s error (xfs
+ * xfs_remount_ro(), stock ext4 __ext4_remount()): the mount stays read-write */
+int m_remount_ro_sync_fails(struct m_state *m)
+{
+	return m_sync_filesystem(m, 0);
 }
 
 /* fs/sync.c syncfs(): sync_filesystem(), then errseq_check_and_advance(&sb->s_wb_err) */
 static int do_syncfs(struct m_state *m, struct m_fd *f)
 {
-	int ret = m_sync_filesystem(m), ret2 = m_sb_errs(m, f);
+	int ret = m_sync_filesystem(m, 1), ret2 = m_sb_errs(m, f);
 
 	return ret ? ret : ret2;
 }
@@ -471,6 +561,15 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 	case OP_OPEN: {
 		int i, k;
 
+		/* read-only: creating, opening for writing, truncating: EROFS
+		 * (lookup_open(), may_open(), handle_truncate()) */
+		if (m->rdonly && ((m->name[op->file] < 0 && (op->flags & OPEN_CREAT)) ||
+				  (m->name[op->file] >= 0 &&
+				   (!(op->flags & OPEN_RDONLY) || (op->flags & OPEN_TRUNC))))) {
+			m->slot[op->fd] = -1;
+			fail(w, EROFS);
+			return;
+		}
 		if (m->name[op->file] < 0) {
 			if (!(op->flags & OPEN_CREAT)) {
 				m->slot[op->fd] = -1; /* the guest holds -1: EBADF from now on */
@@ -559,42 +658,22 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		return;
 	}
 	case OP_READ: {
-		struct m_inode *in;
-		long long done = 0, end;
+		long long n;
 
 		f = fd_of(m, op);
 		if (f->state != 1) {
 			fail(w, EBADF);
 			return;
 		}
-		/* mm/filemap.c filemap_read(): copies from uptodate pages; a page
-		 * not in the page cache is read from disk, and on a failed (dm
-		 * error) block that read fails: a short read, or -EIO if nothing
-		 * was read. It reads no writeback error: a page whose writeback
-		 * failed stays uptodate in the cache (mpage_write_end_io(),
-		 * ext4_finish_bio() end its writeback without clearing it), so
-		 * the data written is read back until the page leaves memory. */
-		in = &m->ino[f->ino];
-		end = f->pos + op->len < in->size ? f->pos + op->len : in->size;
-		for (long long p = f->pos / PAGE; f->pos + done < end; p++) {
-			long long to = (p + 1) * PAGE < end ? (p + 1) * PAGE : end;
-			uint64_t bit = 1ULL << (p % 64);
-
-			/* past the 4 MiB the model tracks (an insert range can move
-			 * the end there): never on a failed extent, so readable */
-			if (p < MAX_PAGES) {
-				if (!(in->cached[p / 64] & bit) && p < in->fail_pages)
-					break;
-				in->cached[p / 64] |= bit;
-			}
-			done = to - f->pos;
-		}
-		if (done == 0 && f->pos < end) {
-			fail(w, EIO);
+		if (!op->len) {
+			m_put(w, 0, 0); /* generic_file_read_iter(), ext4: nothing to read */
 			return;
 		}
-		f->pos += done;
-		m_put(w, done, 0);
+		n = f->odirect ? m->fsr->dio_read(m, f, op->len) : m_buffered_read(m, f, op->len);
+		if (n < 0)
+			fail(w, (int)-n);
+		else
+			m_put(w, n, 0);
 		return;
 	}
 	case OP_FTRUNCATE: {
@@ -631,6 +710,36 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		m_put(w, 0, 0);
 		return;
 	}
+	case OP_REMOUNT: {
+		int ro = !!(op->flags & REMOUNT_RO);
+
+		/* fs/super.c reconfigure_super(): going read-only,
+		 * sb_prepare_remount_readonly() refuses while a file is open for
+		 * writing or an unlinked inode is still open (EBUSY); then the
+		 * filesystem's reconfigure (m->fsr->remount_ro: its
+		 * sync_filesystem() and whether its error fails the remount).
+		 * Read-write again, or no change: nothing to report */
+		if (ro && !m->rdonly) {
+			for (int k = 0; k < DT_MAX_FDS; k++)
+				if (m->fd[k].refs && !m->fd[k].rdonly) {
+					fail(w, EBUSY);
+					return;
+				}
+			for (int i = 0; i < MAX_INODES; i++)
+				if (m->ino[i].used && !m->ino[i].linked) {
+					fail(w, EBUSY);
+					return;
+				}
+			r = m->fsr->remount_ro ? m->fsr->remount_ro(m) : 0;
+			if (r) {
+				fail(w, -r);
+				return;
+			}
+		}
+		m->rdonly = ro;
+		m_put(w, 0, 0);
+		return;
+	}
 	case OP_LINK:
 		/* fs/namei.c do_linkat() -> vfs_link(): a second name for the inode */
 		if (m->name[op->file] < 0) {
@@ -639,6 +748,10 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		}
 		if (m->name[op->file2] >= 0) {
 			fail(w, EEXIST);
+			return;
+		}
+		if (m->rdonly) {
+			fail(w, EROFS); /* filename_create(): after the lookups */
 			return;
 		}
 		if (m->fsr->no_link) {
@@ -655,6 +768,10 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		 * loses that name (its error goes with it when nothing else holds
 		 * it; syncfs still has it in s_wb_err). Two names of one inode:
 		 * nothing happens (vfs_rename(): source == target) */
+		if (m->rdonly) {
+			fail(w, EROFS); /* do_renameat2(): mnt_want_write() first */
+			return;
+		}
 		if (m->name[op->file] < 0) {
 			fail(w, ENOENT);
 			return;
@@ -689,8 +806,9 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		 * blkdev_flush_mapping() -> sync_blockdev(): the bdev's AS flags
 		 * are cleared, the result dropped; its wb_err stays with the device */
 		m->bdev_as = 0;
-		/* mount: a new super_block (alloc_super(): s_wb_err 0) */
+		/* mount: a new super_block (alloc_super(): s_wb_err 0), read-write */
 		m->s_wb_err = 0;
+		m->rdonly = 0;
 		/* patched (mount_forgets, 0007): set_bdev_super() ->
 		 * bdev_forget_wb_err(): errseq_check_and_advance() from 0 marks an
 		 * unseen error seen; filemap_check_errors() clears the flags */
@@ -911,6 +1029,10 @@ sfr_out:
 		int i;
 
 		(void)i;
+		if (m->rdonly) {
+			fail(w, EROFS); /* do_unlinkat(): mnt_want_write() before the lookup */
+			return;
+		}
 		if (m->name[op->file] < 0) {
 			fail(w, ENOENT);
 			return;

@@ -50,7 +50,7 @@ static void usage(void)
 		"       difftest compare [-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] "
 		"BATCH RESULTS\n"
 		"       difftest shrink [-c CONTRACT] [-f FS] [-r ROUND] DIVBATCH [RESULTS]\n"
-		"CONTRACT: stock | patched | md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once,falloc_cursor,mount_forgets"
+		"CONTRACT: stock | patched | md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once,falloc_cursor,mount_forgets,remount_since"
 		" (no-X to clear),"
 		" bug=NAME, linux=6.1|6.12\nFS: ext2 | ext4-ordered | ext4-journal | vfat | exfat | xfs | btrfs | tmpfs\n");
 	exit(2);
@@ -253,7 +253,7 @@ static void gen_one(FILE *f, const char *name, int nops)
 			 * an op in a forked child, fallocate (none in real mode: it
 			 * frees and moves blocks) */
 			static const char *const cops[] = {"fsync", "fdatasync", "syncfs", "write"};
-			uint32_t k = rnd(8);
+			uint32_t k = rnd(9);
 			int nd = -1;
 
 			for (int i = 0; i < nfds && k == 2; i++)
@@ -261,7 +261,9 @@ static void gen_one(FILE *f, const char *name, int nops)
 					nd = i;
 					break;
 				}
-			if (k == 7 && !gen_real) {
+			if (k == 8) {
+				fprintf(f, "remount %s\n", rnd(2) ? "ro" : "rw");
+			} else if (k == 7 && !gen_real) {
 				/* a shared mapping: stores, msync, munmap (not in real mode:
 				 * a fault reading a failed block is SIGBUS) */
 				uint32_t q = rnd(6);
@@ -648,7 +650,7 @@ static int cmd_compare(int argc, char **argv)
 	struct dt_results r;
 	struct tally t = {0};
 	FILE *df = NULL;
-	char cs[160];
+	char cs[320];
 	int i, st;
 
 	i = common_opts(argc, argv, "t:d:", opt_cb);
