@@ -340,9 +340,25 @@ static long long direct_read(struct m_state *m, struct m_fd *f, long long len)
 /*
  * mm/filemap.c generic_file_read_iter() with IOCB_DIRECT (ext2, vfat,
  * exfat): filemap_write_and_wait_range() of the range first (the AS flag),
- * then blockdev_direct_IO() (512-byte alignment: EINVAL), up to the end.
+ * then fs/direct-io.c __blockdev_direct_IO(): at or past the end of the file
+ * 0, else 512-byte alignment (EINVAL), then the read up to the end
+ * (tests/recorded-ops/odirect-eof.dt: exfat, the EOF check comes first).
  */
 long long m_generic_dio_read(struct m_state *m, struct m_fd *f, long long len)
+{
+	int r = m_dio_flush(m, f, len);
+
+	if (r)
+		return r;
+	if (f->pos >= m->ino[f->ino].size)
+		return 0;
+	if ((f->pos | len) & 511)
+		return -EINVAL;
+	return direct_read(m, f, len);
+}
+
+/* iomap's order: the end-of-file check before the write-out */
+static long long iomap_read_checked(struct m_state *m, struct m_fd *f, long long len)
 {
 	int r = m_dio_flush(m, f, len);
 
@@ -362,7 +378,7 @@ long long m_iomap_dio_read(struct m_state *m, struct m_fd *f, long long len)
 {
 	if (f->pos >= m->ino[f->ino].size)
 		return 0;
-	return m_generic_dio_read(m, f, len);
+	return iomap_read_checked(m, f, len);
 }
 
 /*
