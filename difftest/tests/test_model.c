@@ -214,6 +214,65 @@ START_TEST(t_cycle)
 }
 END_TEST
 
+/* O_DIRECT takes the mapping's AS flag first: one report, to the first direct writer */
+START_TEST(t_odirect)
+{
+	const char *s = "open d0 f0 creat\nwrite d0 8192\nopen d1 f0 direct\nerror data f0 EIO\n"
+			"write d1 4096\nwrite d1 4096\nwrite d1 100\nfsync d0\nread d1 4096\n";
+	struct dt_sresult e2 = run("stock", FS_EXT2, s), tm = run("stock", FS_TMPFS, s),
+			  bt = run("stock", FS_BTRFS, s);
+
+	ck_assert_int_eq(ERR(e2, 4), EIO);
+	ck_assert_int_eq(e2.ops[5].ret[0], 4096);
+	ck_assert_int_eq(ERR(e2, 6), EINVAL);  /* 512-byte alignment */
+	ck_assert_int_eq(ERR(e2, 7), EIO);     /* d0's cursor still has it */
+	ck_assert_int_eq(e2.ops[8].ret[0], 4096);
+	ck_assert_int_eq(ERR(tm, 2), EINVAL);  /* 6.1 tmpfs: no O_DIRECT */
+	ck_assert_int_eq(bt.ops[6].ret[0], 100); /* btrfs: buffered below its sector */
+	dt_sresult_free(&e2);
+	dt_sresult_free(&tm);
+	dt_sresult_free(&bt);
+}
+END_TEST
+
+/* msync(MS_SYNC) is the filesystem's fsync through the mapping's file */
+START_TEST(t_mmap)
+{
+	struct dt_sresult r = run("stock", FS_EXT4_ORDERED,
+		"open d0 f0 creat\nwrite d0 8192\nmmap d0\nerror data f0 EIO\nmsync d0 async\n"
+		"msync d0 sync\nmsync d0 sync\nftruncate d0 4096\nmwrite d0 4000 200\n"
+		"mwrite d0 8000 500\nmunmap d0\nclose d0\n");
+
+	ck_assert_int_eq(ERR(r, 4), 0);
+	ck_assert_int_eq(ERR(r, 5), EIO);
+	ck_assert_int_eq(ERR(r, 6), 0);
+	ck_assert_int_eq(ERR(r, 8), EFAULT); /* past the page holding the end: SIGBUS */
+	ck_assert_int_eq(ERR(r, 9), ERANGE); /* past the mapping: the harness refuses */
+	dt_sresult_free(&r);
+}
+END_TEST
+
+/* remount read-only: EBUSY with a writer; stock ext4 fails on the old error, patched not */
+START_TEST(t_remount)
+{
+	const char *s = "open d0 f0 creat\nremount ro\nclose d0\nerror meta EIO\nremount ro\n"
+			"open d1 f0\nremount rw\nopen d2 f0\n";
+	struct dt_sresult st = run("stock", FS_EXT4_ORDERED, s), pa = run("patched", FS_EXT4_ORDERED, s),
+			  e2 = run("stock", FS_EXT2, s);
+
+	ck_assert_int_eq(ERR(st, 1), EBUSY);
+	ck_assert_int_eq(ERR(st, 4), EIO);   /* still read-write: */
+	ck_assert_int_eq(ERR(st, 5), 0);
+	ck_assert_int_eq(ERR(pa, 4), 0);
+	ck_assert_int_eq(ERR(pa, 5), EROFS);
+	ck_assert_int_eq(ERR(e2, 4), 0);     /* ext2 drops the sync's result */
+	ck_assert_int_eq(ERR(pa, 7), 0);
+	dt_sresult_free(&st);
+	dt_sresult_free(&pa);
+	dt_sresult_free(&e2);
+}
+END_TEST
+
 START_TEST(t_many_fds)
 {
 	struct dt_sresult r = run("stock", FS_EXT4_ORDERED,
@@ -604,6 +663,9 @@ int main(void)
 	tcase_add_test(tc, t_link_rename);
 	tcase_add_test(tc, t_falloc_punch);
 	tcase_add_test(tc, t_cycle);
+	tcase_add_test(tc, t_odirect);
+	tcase_add_test(tc, t_mmap);
+	tcase_add_test(tc, t_remount);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
