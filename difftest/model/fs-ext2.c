@@ -6,6 +6,15 @@
  */
 #include "internal.h"
 
+/* 6.1 ext2_direct_IO(): blockdev_direct_IO(); 6.12 ext2_dio_write_iter():
+ * iomap, with its buffered fallback written back and dropped */
+static long long ext2_dio_write(struct m_state *m, struct m_fd *f, long long len, struct out *w)
+{
+	if (m->k->iomap_dio_write_fallback)
+		return m_iomap_dio_write(m, f, len, 1);
+	return m_generic_dio_write(m, f, len, w);
+}
+
 const struct dt_fs_rules dt_fs_ext2 = {
 	.name = "ext2",
 	.has_bdev = 1,
@@ -13,6 +22,6 @@ const struct dt_fs_rules dt_fs_ext2 = {
 	.wb_err_record = 1,
 	.remount_ro = m_remount_ro_sync_ignored,
 	.fsync = m_generic_file_fsync,
-	.dio_write = m_generic_dio_write, /* ext2_direct_IO(): blockdev_direct_IO() */
+	.dio_write = ext2_dio_write,
 	.dio_read = m_generic_dio_read,
 };

@@ -187,9 +187,10 @@ static void ext4_mount(struct m_state *m)
  */
 static long long ext4_dio_write(struct m_state *m, struct m_fd *f, long long len, struct out *w)
 {
+	(void)w;
 	if (m->fsr->journal_data)
 		return m_buffered_write(m, f, len);
-	return m_generic_dio_write(m, f, len, w);
+	return m_iomap_dio_write(m, f, len, 1);
 }
 
 /* fs/ext4/file.c ext4_dio_read_iter(): data=journal reads through the page

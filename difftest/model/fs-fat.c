@@ -131,6 +131,13 @@ static long long vfat_dio_write(struct m_state *m, struct m_fd *f, long long len
 static long long exfat_dio_write(struct m_state *m, struct m_fd *f, long long len, struct out *w)
 {
 	(void)w;
+	/* 6.12: the alignment first, then generic_file_direct_write() with
+	 * no buffered fallback (exfat_direct_IO() extends valid_size itself) */
+	if (m->k->exfat_dio_align_first) {
+		if ((f->pos | len) & 511)
+			return -EINVAL;
+		return m_generic_dio_write(m, f, len, w);
+	}
 	return fat_dio(m, f, len, (m->ino[f->ino].size + 511) / 512 * 512);
 }
 

@@ -183,6 +183,13 @@ struct dt_line_rules {
 	/* tmpfs opens O_DIRECT (6.12: shmem_file_open() sets FMODE_CAN_ODIRECT;
 	 * its writes stay buffered); 6.1: no ->direct_IO, EINVAL */
 	unsigned shmem_odirect : 1;
+	/* an iomap O_DIRECT write (ext2 uses iomap since 6.7, ext4, xfs) whose
+	 * page-cache write-out fails falls back to a buffered write (ENOTBLK):
+	 * the AS flag is consumed unreported (6.12); 6.1 returned its error */
+	unsigned iomap_dio_write_fallback : 1;
+	/* exfat checks an O_DIRECT write's alignment first (exfat_file_write_iter())
+	 * and writes past the size directly (6.12); 6.1 fell back to buffered */
+	unsigned exfat_dio_align_first : 1;
 };
 const struct dt_line_rules *dt_line_rules_of(enum dt_line l);
 
@@ -213,6 +220,8 @@ long long m_iomap_dio_read(struct m_state *m, struct m_fd *f, long long len);
 long long m_direct_write(struct m_state *m, struct m_fd *f, long long len);
 int m_dio_flush(struct m_state *m, struct m_fd *f, long long len);
 long long m_generic_dio_write(struct m_state *m, struct m_fd *f, long long len, struct out *w);
+long long m_dio_write_after_flush(struct m_state *m, struct m_fd *f, long long len);
+long long m_iomap_dio_write(struct m_state *m, struct m_fd *f, long long len, int then_flush);
 /* truncate_setsize(): the new size; shrinking drops the pages past it, dirty
  * ones unwritten, and frees the blocks (a failed extent with them) */
 void m_truncate(struct m_state *m, struct m_inode *in, long long size);

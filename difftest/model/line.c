@@ -22,6 +22,11 @@ static const struct dt_line_rules lines[] = {
 		.ext4_punch_journal_only = 0,
 		/* mm/shmem.c: no ->direct_IO; fs/open.c:903 */
 		.shmem_odirect = 0,
+		/* fs/iomap/direct-io.c __iomap_dio_rw(): filemap_write_and_wait_range()'s
+		 * error fails the write; ext2 on blockdev_direct_IO() */
+		.iomap_dio_write_fallback = 0,
+		/* fs/exfat/inode.c exfat_direct_IO(): past i_size_aligned, buffered */
+		.exfat_dio_align_first = 0,
 	},
 	[DT_LINE_6_12] = {
 		.name = "6.12",
@@ -41,6 +46,13 @@ static const struct dt_line_rules lines[] = {
 		.ext4_punch_journal_only = 1,
 		/* mm/shmem.c:2847 shmem_file_open(): FMODE_CAN_ODIRECT */
 		.shmem_odirect = 1,
+		/* fs/iomap/direct-io.c:667 kiocb_invalidate_pages() failing -> -ENOTBLK;
+		 * fs/ext2/file.c:242, fs/ext4/file.c:586, fs/xfs/xfs_file.c:863 fall
+		 * back to buffered I/O */
+		.iomap_dio_write_fallback = 1,
+		/* fs/exfat/file.c:596 exfat_file_write_iter(): EINVAL unless aligned
+		 * to the block or the device's logical block */
+		.exfat_dio_align_first = 1,
 	},
 };
 

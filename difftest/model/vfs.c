@@ -398,6 +398,29 @@ long long m_direct_write(struct m_state *m, struct m_fd *f, long long len)
 	return len;
 }
 
+/*
+ * 6.12 (iomap_dio_write_fallback): an iomap O_DIRECT write whose write-out of
+ * the range fails falls back to a buffered write; ext2 and ext4 then write
+ * that back and drop it (@then_flush), xfs leaves it dirty. The AS flag is
+ * gone, unreported.
+ */
+long long m_iomap_dio_write(struct m_state *m, struct m_fd *f, long long len, int then_flush)
+{
+	long long n;
+
+	if (!m->k->iomap_dio_write_fallback)
+		return m_generic_dio_write(m, f, len, NULL);
+	if (!m_dio_flush(m, f, len))
+		return m_dio_write_after_flush(m, f, len);
+	n = m_buffered_write(m, f, len);
+	if (n > 0 && then_flush) {
+		m_writeback(m, f->ino, (f->pos - n) / PAGE, (f->pos - 1) / PAGE);
+		m_filemap_check_errors(&m->ino[f->ino].as);
+		m_drop_pages(&m->ino[f->ino], (f->pos - n) / PAGE, (f->pos - 1) / PAGE);
+	}
+	return n;
+}
+
 /* filemap_write_and_wait_range() of the range an O_DIRECT write covers: the AS flag */
 int m_dio_flush(struct m_state *m, struct m_fd *f, long long len)
 {
@@ -419,6 +442,12 @@ long long m_generic_dio_write(struct m_state *m, struct m_fd *f, long long len, 
 	(void)w;
 	if (r)
 		return r;
+	return m_dio_write_after_flush(m, f, len);
+}
+
+/* the rest of an O_DIRECT write once its range was written back */
+long long m_dio_write_after_flush(struct m_state *m, struct m_fd *f, long long len)
+{
 	m_drop_pages(&m->ino[f->ino], f->pos / PAGE, (f->pos + len - 1) / PAGE);
 	if ((f->pos | len) & 511)
 		return -EINVAL;
