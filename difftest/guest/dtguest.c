@@ -328,7 +328,13 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 				label_ino(st.st_ino, op->file, created);
 			result(o, which, 0, 0);
 		} else {
-			result(o, which, -1, errno);
+			int e = errno;
+
+			/* an open can fail after O_CREAT made the file (O_DIRECT on
+			 * 6.1's tmpfs: EINVAL): label the new inode all the same */
+			if (created && lstat(p, &st) == 0)
+				label_ino(st.st_ino, op->file, 1);
+			result(o, which, -1, e);
 		}
 		return;
 	}
@@ -360,6 +366,9 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 		r = fs_mount(why, sizeof(why));
 		if (r)
 			fprintf(stderr, "DT I dtguest: cycle: %s\n", why);
+		/* a new superblock: tmpfs numbers its inodes from the start again */
+		if (!gfs->bdev)
+			ninomap = 0;
 		result(o, which, r ? -1 : 0, EIO);
 		return;
 	}

@@ -123,12 +123,14 @@ static int uses_fail(const struct dt_script *s)
 /*
  * The observed trace of op @op, without the set events of real writeback
  * failures on files (@real: the script uses "fail"), which are not compared
- * (see writeback()); every other event is.
+ * (see writeback()): those of ops that write back (writes_back()), or in
+ * which the model wrote back a page over a failed extent (@wb_failed: an
+ * O_SYNC write, a child's syncfs, a remount, ...); every other event is.
  */
-static void filter_obs(const struct dt_op *op, int real, const struct dt_opres *o,
-		       struct dt_opres *out)
+static void filter_obs(const struct dt_op *op, int real, int wb_failed,
+		       const struct dt_opres *o, struct dt_opres *out)
 {
-	int drop = real && writes_back(op);
+	int drop = real && (writes_back(op) || wb_failed);
 
 	*out = *o;
 	out->ntr = 0;
@@ -275,17 +277,23 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 		char note[96];
 		int bad;
 
-		if (obs) {
-			filter_obs(op, real, i < obs->nops ? &obs->ops[i] : &none, &ofilt);
-			o = &ofilt;
-		}
 		note[0] = 0;
+		m->wb_failed = 0;
 		if (op->code == OP_PAR) {
+			if (obs) {
+				filter_obs(op, real, 0, i < obs->nops ? &obs->ops[i] : &none, &ofilt);
+				o = &ofilt;
+			}
 			bad = m_run_par(m, op, o, p, trace, note, sizeof(note));
 		} else {
 			struct out w = {p, 0};
 
 			m_step(m, op, &w);
+			if (obs) {
+				filter_obs(op, real, m->wb_failed, i < obs->nops ? &obs->ops[i] : &none,
+					   &ofilt);
+				o = &ofilt;
+			}
 			bad = o && (!m_opres_equal(p, o, 0) || (trace && !trace_equal(p, o, 0)));
 		}
 		if (m->cut && div && i + 1 < s->nops) {

@@ -35,11 +35,13 @@ static int ext4_sync_file(struct m_state *m, struct m_fd *f, long long first, lo
  * sync_filesystem_since() a sample taken at the start: nothing from before
  * it, and the AS flags left alone.
  */
-static int ext4_remount_ro(struct m_state *m)
+static int ext4_remount(struct m_state *m, int going_ro)
 {
 	unsigned keep = m->bdev_as;
 	int r;
 
+	if (!going_ro)
+		return 0;
 	if (!m->c.remount_since)
 		return m_sync_filesystem(m, 0);
 	r = m_sync_filesystem(m, 0);
@@ -207,7 +209,7 @@ const struct dt_fs_rules dt_fs_ext4_ordered = {
 	.has_bdev = 1,
 	.stable_ino = 1,
 	.wb_err_record = 1,
-	.remount_ro = ext4_remount_ro,
+	.remount = ext4_remount,
 	.fsync = ext4_sync_file,
 	.fallocate = ext4_fallocate,
 	.dio_write = ext4_dio_write,
@@ -222,7 +224,7 @@ const struct dt_fs_rules dt_fs_ext4_journal = {
 	.stable_ino = 1,
 	.journal_data = 1,
 	.wb_err_record = 1,
-	.remount_ro = ext4_remount_ro,
+	.remount = ext4_remount,
 	.fsync = ext4_sync_file,
 	.fallocate = ext4_fallocate,
 	.dio_write = ext4_dio_write,

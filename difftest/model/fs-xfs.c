@@ -18,6 +18,13 @@ static int xfs_file_fsync(struct m_state *m, struct m_fd *f, long long first, lo
 	return m_file_check_and_advance_wb_err(m, f, w);
 }
 
+/* fs/xfs/xfs_super.c xfs_remount_ro() (going read-only only):
+ * sync_filesystem()'s error fails the remount */
+static int xfs_remount(struct m_state *m, int going_ro)
+{
+	return going_ro ? m_sync_filesystem(m, 0) : 0;
+}
+
 /* mm/filemap.c filemap_write_and_wait_range() of pages [first, last] */
 static int write_and_wait(struct m_state *m, struct m_inode *in, int ino, long long first,
 			  long long last)
@@ -31,9 +38,10 @@ static int write_and_wait(struct m_state *m, struct m_inode *in, int ino, long l
  * changes timestamps only (:806); shrinking or keeping the size first writes
  * and waits on the page at the new size (:850, the AS flag: the error is
  * returned and nothing changes); then truncate_setsize() (:881), and when the
- * file grows past the size written back while dirty appended data is
- * pending (i_disk_size != old size), the range from i_disk_size is written
- * and waited on (:891: the AS flag; the new size stays). The size written
+ * file grows from inside a block (its tail zeroed: did_zeroing) or past the
+ * size written back while dirty appended data is pending (i_disk_size !=
+ * old size), the range from i_disk_size is written and waited on (:891: the
+ * AS flag; the new size stays). The size written
  * back becomes the new size.
  */
 static int xfs_setsize(struct m_state *m, struct m_fd *f, long long size, struct out *w)
@@ -47,7 +55,11 @@ static int xfs_setsize(struct m_state *m, struct m_fd *f, long long size, struct
 		return 0;
 	if (size <= old && (r = write_and_wait(m, in, f->ino, size / PAGE, size / PAGE)))
 		return r;
-	write_back = size > in->disk_isize && old != in->disk_isize;
+	/* growing from inside a block zeroes its tail (xfs_zero_range():
+	 * did_zeroing; tests/recorded-ops/xfs-grow.dt), which then counts as
+	 * a write-back like dirty appended data */
+	write_back = size > old ? (old % PAGE) || (size > in->disk_isize && old != in->disk_isize)
+				: 0;
 	m_truncate(m, in, size);
 	if (write_back &&
 	    (r = write_and_wait(m, in, f->ino, in->disk_isize / PAGE, (size - 1) / PAGE)))
@@ -116,7 +128,7 @@ const struct dt_fs_rules dt_fs_xfs = {
 	.name = "xfs",
 	.has_bdev = 1,
 	.stable_ino = 1,
-	.remount_ro = m_remount_ro_sync_fails,
+	.remount = xfs_remount,
 	.fsync = xfs_file_fsync,
 	.setsize = xfs_setsize,
 	.fallocate = xfs_fallocate,

@@ -79,6 +79,8 @@ struct m_state {
 	const struct dt_line_rules *k;
 	struct dt_contract c;
 	int rdonly;                 /* mounted read-only (remount ro) */
+	int wb_failed;              /* the current op wrote back a page over a failed
+				       extent (its "set fN" events are the I/O's) */
 	int cut;                    /* the kernel left what the model follows (a per-line
 				       rule): the ops after this one are not compared */
 	int name[DT_MAX_FILES];     /* fN -> its inode on disk, -1: no such name */
@@ -145,9 +147,9 @@ struct dt_fs_rules {
 	/* ->fallocate (after vfs_fallocate()'s checks); NULL: none (EOPNOTSUPP) */
 	int (*fallocate)(struct m_state *m, struct m_fd *f, unsigned mode, long long off,
 			 long long len, struct out *w);
-	/* remount read-only (the filesystem's reconfigure): 0 or the error that
-	 * fails it; NULL: nothing is synced (tmpfs) */
-	int (*remount_ro)(struct m_state *m);
+	/* a remount's reconfigure (@going_ro: read-write to read-only): 0 or the
+	 * error that fails it; NULL: nothing is synced (tmpfs) */
+	int (*remount)(struct m_state *m, int going_ro);
 	/* at mount, after the generic set-up: the filesystem's own readers of
 	 * the bdev error (ext4 samples it); NULL: none */
 	void (*mount)(struct m_state *m);
@@ -206,8 +208,7 @@ int m_generic_file_fsync(struct m_state *m, struct m_fd *f, long long first, lon
 			 struct out *w);
 int m_sb_errs(struct m_state *m, struct m_fd *f);
 int m_sync_filesystem(struct m_state *m, int syncfs);
-int m_remount_ro_sync_ignored(struct m_state *m);
-int m_remount_ro_sync_fails(struct m_state *m);
+int m_remount_sync_ignored(struct m_state *m, int going_ro);
 /* truncate_pagecache_range(): drop pages [first, last], dirty ones unwritten */
 void m_drop_pages(struct m_inode *in, long long first, long long last);
 /* the inode's size changed (the on-disk size follows while it has a name) */

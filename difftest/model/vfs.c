@@ -187,7 +187,7 @@ void m_writeback(struct m_state *m, int i, long long first, long long last)
 		if (end > in->disk_isize)
 			in->disk_isize = end;
 		if (p < in->fail_pages)
-			failed = 1;
+			failed = m->wb_failed = 1;
 	}
 	if (failed) {
 		/* the bio end_io's filemap_set_wb_err events are not compared:
@@ -573,19 +573,14 @@ int m_sync_filesystem(struct m_state *m, int syncfs)
 	return syncfs && m->c.syncfs_cursor_only ? 0 : ret;
 }
 
-/* a remount read-only whose sync_filesystem() result is dropped (ext2, fat,
- * exfat, btrfs): the flags it consumes are lost */
-int m_remount_ro_sync_ignored(struct m_state *m)
+/* ext2, fat, exfat, btrfs: every remount starts with sync_filesystem() and
+ * drops its result (ext2_remount(), fat_remount(), exfat_reconfigure(),
+ * btrfs_remount()): the flags it consumes are lost */
+int m_remount_sync_ignored(struct m_state *m, int going_ro)
 {
+	(void)going_ro;
 	m_sync_filesystem(m, 0);
 	return 0;
-}
-
-/* a remount read-only that fails with sync_filesystem()'s error (xfs
- * xfs_remount_ro(), stock ext4 __ext4_remount()): the mount stays read-write */
-int m_remount_ro_sync_fails(struct m_state *m)
-{
-	return m_sync_filesystem(m, 0);
 }
 
 /* fs/sync.c syncfs(): sync_filesystem(), then errseq_check_and_advance(&sb->s_wb_err) */
@@ -761,9 +756,9 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		/* fs/super.c reconfigure_super(): going read-only,
 		 * sb_prepare_remount_readonly() refuses while a file is open for
 		 * writing or an unlinked inode is still open (EBUSY); then the
-		 * filesystem's reconfigure (m->fsr->remount_ro: its
-		 * sync_filesystem() and whether its error fails the remount).
-		 * Read-write again, or no change: nothing to report */
+		 * filesystem's reconfigure, on every remount (m->fsr->remount:
+		 * its sync_filesystem() and whether its error fails it;
+		 * tests/recorded-ops/remount-rw.dt: vfat syncs on "remount rw") */
 		if (ro && !m->rdonly) {
 			for (int k = 0; k < DT_MAX_FDS; k++)
 				if (m->fd[k].refs && !m->fd[k].rdonly) {
@@ -775,11 +770,11 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 					fail(w, EBUSY);
 					return;
 				}
-			r = m->fsr->remount_ro ? m->fsr->remount_ro(m) : 0;
-			if (r) {
-				fail(w, -r);
-				return;
-			}
+		}
+		r = m->fsr->remount ? m->fsr->remount(m, ro && !m->rdonly) : 0;
+		if (r) {
+			fail(w, -r);
+			return;
 		}
 		m->rdonly = ro;
 		m_put(w, 0, 0);
