@@ -62,10 +62,12 @@ int dt_errnum(const char *name)
 	return -1;
 }
 
-static const struct {
+struct flagname {
 	const char *name, *abbr;
 	unsigned flag;
-} fallocs[] = {
+};
+
+static const struct flagname fallocs[] = {
 	{"KEEP_SIZE", "KEEP", FALLOC_KEEP_SIZE},
 	{"PUNCH_HOLE", "PUNCH", FALLOC_PUNCH_HOLE},
 	{"COLLAPSE_RANGE", "COLLAPSE", FALLOC_COLLAPSE_RANGE},
@@ -73,7 +75,14 @@ static const struct {
 	{"INSERT_RANGE", "INSERT", FALLOC_INSERT_RANGE},
 };
 
-long dt_falloc_flags(const char *s)
+static const struct flagname sfrs[] = {
+	{"WAIT_BEFORE", "WB", SFR_WAIT_BEFORE},
+	{"WRITE", "W", SFR_WRITE},
+	{"WAIT_AFTER", "WA", SFR_WAIT_AFTER},
+};
+
+/* "NAME|ABBR|..." over table @t, or a number 0..@max; -1 on error */
+static long flags_parse(const char *s, const struct flagname *t, size_t n, long max)
 {
 	long flags = 0;
 	char buf[128], *tok, *save = NULL;
@@ -85,19 +94,23 @@ long dt_falloc_flags(const char *s)
 	if (isdigit((unsigned char)buf[0])) {
 		long v = strtol(buf, &end, 0);
 
-		return (*end || v < 0 || v > 0xff) ? -1 : v;
+		return (*end || v < 0 || v > max) ? -1 : v;
 	}
 	for (tok = strtok_r(buf, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
-		unsigned i;
+		size_t i;
 
-		for (i = 0; i < sizeof(fallocs) / sizeof(fallocs[0]); i++)
-			if (!strcmp(tok, fallocs[i].name) || !strcmp(tok, fallocs[i].abbr))
-				break;
-		if (i == sizeof(fallocs) / sizeof(fallocs[0]))
+		for (i = 0; i < n && strcmp(tok, t[i].name) && strcmp(tok, t[i].abbr); i++)
+			;
+		if (i == n)
 			return -1;
-		flags |= fallocs[i].flag;
+		flags |= t[i].flag;
 	}
 	return flags;
+}
+
+long dt_falloc_flags(const char *s)
+{
+	return flags_parse(s, fallocs, sizeof(fallocs) / sizeof(fallocs[0]), 0xff);
 }
 
 void dt_falloc_format(unsigned flags, char *buf, size_t len)
@@ -119,28 +132,7 @@ void dt_falloc_format(unsigned flags, char *buf, size_t len)
 
 long dt_sfr_flags(const char *s)
 {
-	long flags = 0;
-	char buf[128], *tok, *save = NULL;
-	char *end;
-
-	if (strlen(s) >= sizeof(buf))
-		return -1;
-	strcpy(buf, s);
-	if (isdigit((unsigned char)buf[0])) {
-		long v = strtol(buf, &end, 0);
-		return (*end || v < 0 || v > 0xffff) ? -1 : v;
-	}
-	for (tok = strtok_r(buf, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
-		if (!strcmp(tok, "WAIT_BEFORE") || !strcmp(tok, "WB"))
-			flags |= SFR_WAIT_BEFORE;
-		else if (!strcmp(tok, "WRITE") || !strcmp(tok, "W"))
-			flags |= SFR_WRITE;
-		else if (!strcmp(tok, "WAIT_AFTER") || !strcmp(tok, "WA"))
-			flags |= SFR_WAIT_AFTER;
-		else
-			return -1;
-	}
-	return flags;
+	return flags_parse(s, sfrs, sizeof(sfrs) / sizeof(sfrs[0]), 0xffff);
 }
 
 void dt_sfr_format(unsigned flags, char *buf, size_t len)
