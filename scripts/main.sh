@@ -52,7 +52,9 @@ report=$LIBERRSEQ_CACHE/difftest/campaign/report.md
 dt_rc=0
 first=1
 for line in $KERNEL_LINES; do
-	campaign=(--build "$build")
+	# the stock kernel's documented deviations from "patched" are reported, not shrunk
+	# (eight modes: shrinking them took 470 of the 748 s of the 6.1 campaign, 2026-12-06)
+	campaign=(--build "$build" --shrink-own-only)
 	if [ $first -eq 1 ]; then
 		campaign+=(--report "$report" --ops "${LIBERRSEQ_MAIN_OPS:-4000}")
 	else
