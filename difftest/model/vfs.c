@@ -641,7 +641,19 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		f->rdonly = !!(op->flags & OPEN_RDONLY);
 		f->osync = !!(op->flags & (OPEN_SYNC | OPEN_DSYNC));
 		f->odirect = !!(op->flags & OPEN_DIRECT);
-		if (op->flags & OPEN_TRUNC) {
+		if ((op->flags & OPEN_TRUNC) && m->fsr->setsize) {
+			/* fs/namei.c handle_truncate() -> do_truncate(), after the
+			 * open: a ->setattr that fails (xfs, btrfs: the AS flag) fails
+			 * the open, and the new struct file is dropped */
+			r = m->fsr->setsize(m, f, 0, w);
+			if (r) {
+				f->refs = 0;
+				f->state = 0;
+				m->slot[op->fd] = -1;
+				fail(w, -r);
+				return;
+			}
+		} else if (op->flags & OPEN_TRUNC) {
 			/* truncate_pagecache(): dirty pages go, unwritten; blocks freed */
 			memset(m->ino[i].dirty, 0, sizeof(m->ino[i].dirty));
 			memset(m->ino[i].cached, 0, sizeof(m->ino[i].cached));
