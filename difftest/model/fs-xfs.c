@@ -53,13 +53,14 @@ static int xfs_setsize(struct m_state *m, struct m_fd *f, long long size, struct
 	(void)w;
 	if (size == 0 && old == 0)
 		return 0;
-	if (size <= old && (r = write_and_wait(m, in, f->ino, size / PAGE, size / PAGE)))
+	if (size <= old && m->k->xfs_shrink_waits &&
+	    (r = write_and_wait(m, in, f->ino, size / PAGE, size / PAGE)))
 		return r;
 	/* growing from inside a block zeroes its tail (xfs_zero_range():
 	 * did_zeroing; tests/recorded-ops/xfs-grow.dt), which then counts as
 	 * a write-back like dirty appended data */
-	write_back = size > old ? (old % PAGE) || (size > in->disk_isize && old != in->disk_isize)
-				: 0;
+	write_back = (size > old ? old % PAGE : size < old && size % PAGE) ||
+		     (size > in->disk_isize && old != in->disk_isize);
 	m_truncate(m, in, size);
 	if (write_back &&
 	    (r = write_and_wait(m, in, f->ino, in->disk_isize / PAGE, (size - 1) / PAGE)))

@@ -192,6 +192,10 @@ struct dt_line_rules {
 	/* exfat checks an O_DIRECT write's alignment first (exfat_file_write_iter())
 	 * and writes past the size directly (6.12); 6.1 fell back to buffered */
 	unsigned exfat_dio_align_first : 1;
+	/* xfs_setattr_size() writes back and waits on the page at the new size
+	 * before shrinking or keeping it (6.1 fs/xfs/xfs_iops.c:850); 6.12 does
+	 * not (its only wait is the one after, fs/xfs/xfs_iops.c:910) */
+	unsigned xfs_shrink_waits : 1;
 };
 const struct dt_line_rules *dt_line_rules_of(enum dt_line l);
 

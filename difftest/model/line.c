@@ -27,6 +27,7 @@ static const struct dt_line_rules lines[] = {
 		.iomap_dio_write_fallback = 0,
 		/* fs/exfat/inode.c exfat_direct_IO(): past i_size_aligned, buffered */
 		.exfat_dio_align_first = 0,
+		.xfs_shrink_waits = 1,
 	},
 	[DT_LINE_6_12] = {
 		.name = "6.12",
@@ -53,6 +54,8 @@ static const struct dt_line_rules lines[] = {
 		/* fs/exfat/file.c:596 exfat_file_write_iter(): EINVAL unless aligned
 		 * to the block or the device's logical block */
 		.exfat_dio_align_first = 1,
+		/* fs/xfs/xfs_iops.c:873: xfs_truncate_page() only */
+		.xfs_shrink_waits = 0,
 	},
 };
 
