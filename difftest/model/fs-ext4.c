@@ -204,31 +204,16 @@ static long long ext4_dio_read(struct m_state *m, struct m_fd *f, long long len)
 	return m_iomap_dio_read(m, f, len);
 }
 
-const struct dt_fs_rules dt_fs_ext4_ordered = {
-	.name = "ext4-ordered",
-	.has_bdev = 1,
-	.stable_ino = 1,
-	.wb_err_record = 1,
-	.remount = ext4_remount,
-	.fsync = ext4_sync_file,
-	.fallocate = ext4_fallocate,
-	.dio_write = ext4_dio_write,
-	.dio_read = ext4_dio_read,
-	.mount = ext4_mount,
-	.meta_error = ext4_meta_error,
-};
+/* one driver, two data modes: the rules differ only in data=journal's */
+#define EXT4_RULES(mode, journal)                                              \
+	{                                                                      \
+		.name = "ext4-" mode, .has_bdev = 1, .stable_ino = 1,          \
+		.journal_data = (journal), .wb_err_record = 1,                 \
+		.remount = ext4_remount, .fsync = ext4_sync_file,              \
+		.fallocate = ext4_fallocate, .dio_write = ext4_dio_write,      \
+		.dio_read = ext4_dio_read, .mount = ext4_mount,                \
+		.meta_error = ext4_meta_error,                                 \
+	}
 
-const struct dt_fs_rules dt_fs_ext4_journal = {
-	.name = "ext4-journal",
-	.has_bdev = 1,
-	.stable_ino = 1,
-	.journal_data = 1,
-	.wb_err_record = 1,
-	.remount = ext4_remount,
-	.fsync = ext4_sync_file,
-	.fallocate = ext4_fallocate,
-	.dio_write = ext4_dio_write,
-	.dio_read = ext4_dio_read,
-	.mount = ext4_mount,
-	.meta_error = ext4_meta_error,
-};
+const struct dt_fs_rules dt_fs_ext4_ordered = EXT4_RULES("ordered", 0);
+const struct dt_fs_rules dt_fs_ext4_journal = EXT4_RULES("journal", 1);
