@@ -18,12 +18,15 @@ dt_build_kmod() {
 }
 
 # dt_make_disks DIR: fresh ext2, ext4, vfat, exfat, xfs and btrfs images (mkfs on image
-# files only, sparse; nothing is mounted on the host). tmpfs needs none. XFS wants 300 MiB
-# at least.
+# files only, sparse; nothing is mounted on the host), and raw.img, 4 MiB of zeros: the
+# disk under "open dN raw" (the model's page cache holds 4 MiB of it). tmpfs needs none.
+# XFS wants 300 MiB at least.
 dt_make_disks() {
 	local d=$1
 	mkdir -p "$d"
-	rm -f "$d/ext2.img" "$d/ext4.img" "$d/vfat.img" "$d/exfat.img" "$d/xfs.img" "$d/btrfs.img"
+	rm -f "$d/ext2.img" "$d/ext4.img" "$d/vfat.img" "$d/exfat.img" "$d/xfs.img" "$d/btrfs.img" \
+		"$d/raw.img"
+	truncate -s 4M "$d/raw.img"
 	truncate -s 64M "$d/ext2.img" "$d/ext4.img" "$d/vfat.img" "$d/exfat.img"
 	truncate -s 300M "$d/xfs.img"
 	truncate -s 256M "$d/btrfs.img"
@@ -50,7 +53,8 @@ dt_fs_dev() {
 }
 
 # dt_boot BZIMAGE STAGEDIR DISKDIR CONSOLELOG TIMEOUT
-# Boots with ext2.img, ext4.img, vfat.img, exfat.img, xfs.img, btrfs.img as /dev/vda..vdf, STAGEDIR (dtguest,
+# Boots with ext2.img, ext4.img, vfat.img, exfat.img, xfs.img, btrfs.img, raw.img as
+# /dev/vda..vdg (dtguest's --raw default is /dev/vdg), STAGEDIR (dtguest,
 # errseq_inject.ko, run.list, batches) as /dt, running guest/run-batches.sh. The guest's
 # result lines ("DT ...") end up in CONSOLELOG (CONSOLELOG.live while it runs).
 # DT_RUNNER=run.sh (default): through vm/run.sh, whose status is returned (121: kernel
@@ -75,13 +79,15 @@ dt_boot() {
 			-drive file="$disks/exfat.img",if=virtio,format=raw,cache=unsafe \
 			-drive file="$disks/xfs.img",if=virtio,format=raw,cache=unsafe \
 			-drive file="$disks/btrfs.img",if=virtio,format=raw,cache=unsafe \
+			-drive file="$disks/raw.img",if=virtio,format=raw,cache=unsafe \
 			-serial file:"$log.live" </dev/null >/dev/null 2>>"$log.err" || rc=$?
 		rm -f "$stage.initrd.gz"
 		tr -d '\r' <"$log.live" >"$log"
 	else
 		nice -n 5 "$DT_DIR/../vm/run.sh" --kernel "$bz" --disk "$disks/ext2.img" \
 			--disk "$disks/ext4.img" --disk "$disks/vfat.img" --disk "$disks/exfat.img" \
-			--disk "$disks/xfs.img" --disk "$disks/btrfs.img" --add "$stage:/dt" --timeout "$tmo" --mem 1024M \
+			--disk "$disks/xfs.img" --disk "$disks/btrfs.img" --disk "$disks/raw.img" \
+			--add "$stage:/dt" --timeout "$tmo" --mem 1024M \
 			--log "$log" -q -- sh /dt/cmd >"$log.live" 2>"$log.err" || rc=$?
 	fi
 	if [ $rc -ne 0 ] || ! grep -q '^DT DONE' "$log"; then

@@ -23,29 +23,33 @@
 #include "fault.h"
 
 /* the fs sits on a dm device whose table is linear over the lower device,
- * with "error" over failed file extents */
+ * with "error" over failed file extents; a second one (fault_raw_*) is a raw
+ * device of its own, failed as a whole */
 #define MAX_SEG 256
-static char dm_name[64], dm_node[256];
+struct dmdev {
+	char name[64], node[256];
+	dev_t lower_dev;
+	unsigned long long lower_sectors;
+	struct {
+		unsigned long long start, len; /* sectors */
+	} failseg[MAX_SEG];
+	int nfail;
+};
+static struct dmdev fsdm, rawdm;
 static int dmctl = -1;
-static dev_t lower_dev;
-static unsigned long long lower_sectors;
-static struct {
-	unsigned long long start, len; /* sectors */
-} failseg[MAX_SEG];
-static int nfail;
 static union {
 	struct dm_ioctl io;
 	char raw[65536];
 } dmb;
 
-static struct dm_ioctl *dm_init(unsigned flags)
+static struct dm_ioctl *dm_init(const struct dmdev *d, unsigned flags)
 {
 	memset(&dmb, 0, sizeof(dmb));
 	dmb.io.version[0] = DM_VERSION_MAJOR;
 	dmb.io.data_size = sizeof(dmb);
 	dmb.io.data_start = sizeof(struct dm_ioctl);
 	dmb.io.flags = flags;
-	strncpy(dmb.io.name, dm_name, sizeof(dmb.io.name) - 1);
+	strncpy(dmb.io.name, d->name, sizeof(dmb.io.name) - 1);
 	return &dmb.io;
 }
 
@@ -57,34 +61,38 @@ static int seg_cmp(const void *a, const void *b)
 }
 
 /* Load the table (linear, with error over failseg[]) and make it live. */
-static int dm_table(void)
+static int dm_table(struct dmdev *d)
 {
-	struct dm_ioctl *io = dm_init(0);
+	struct dm_ioctl *io = dm_init(d, 0);
 	char *p = dmb.raw + io->data_start, *end = dmb.raw + sizeof(dmb.raw) - 512;
 	unsigned long long at = 0;
 	struct dm_target_spec *t = NULL;
 	int n = 0;
 
-	qsort(failseg, (size_t)nfail, sizeof(failseg[0]), seg_cmp);
-	while (at < lower_sectors && p < end) {
-		unsigned long long next = lower_sectors, len;
+	qsort(d->failseg, (size_t)d->nfail, sizeof(d->failseg[0]), seg_cmp);
+	while (at < d->lower_sectors && p < end) {
+		unsigned long long next = d->lower_sectors, len;
 		int err = 0;
 
-		for (int i = 0; i < nfail; i++) {
-			if (failseg[i].start <= at && at < failseg[i].start + failseg[i].len) {
+		for (int i = 0; i < d->nfail; i++) {
+			if (d->failseg[i].start <= at &&
+			    at < d->failseg[i].start + d->failseg[i].len) {
 				err = 1;
-				next = failseg[i].start + failseg[i].len;
+				next = d->failseg[i].start + d->failseg[i].len;
 				/* merge overlapping / adjacent failed segments */
-				for (int j = 0; j < nfail; j++)
-					if (failseg[j].start <= next && failseg[j].start + failseg[j].len > next)
-						next = failseg[j].start + failseg[j].len, j = -1;
+				for (int j = 0; j < d->nfail; j++) {
+					unsigned long long e = d->failseg[j].start + d->failseg[j].len;
+
+					if (d->failseg[j].start <= next && e > next)
+						next = e, j = -1;
+				}
 				break;
 			}
-			if (failseg[i].start > at && failseg[i].start < next)
-				next = failseg[i].start;
+			if (d->failseg[i].start > at && d->failseg[i].start < next)
+				next = d->failseg[i].start;
 		}
-		if (next > lower_sectors)
-			next = lower_sectors;
+		if (next > d->lower_sectors)
+			next = d->lower_sectors;
 		len = next - at;
 		t = (struct dm_target_spec *)p;
 		t->sector_start = at;
@@ -94,7 +102,8 @@ static int dm_table(void)
 			((char *)(t + 1))[0] = 0;
 		} else {
 			strcpy(t->target_type, "linear");
-			sprintf((char *)(t + 1), "%u:%u %llu", major(lower_dev), minor(lower_dev), at);
+			sprintf((char *)(t + 1), "%u:%u %llu", major(d->lower_dev),
+				minor(d->lower_dev), at);
 		}
 		p = (char *)(t + 1) + strlen((char *)(t + 1)) + 1;
 		p = dmb.raw + ((p - dmb.raw + 7) & ~7L);
@@ -109,13 +118,14 @@ static int dm_table(void)
 		return -errno;
 	/* resume swaps the table in; no fs freeze (its sync_filesystem would
 	 * consume errors) and no flush: the page cache stays as the model has it */
-	io = dm_init(DM_SKIP_LOCKFS_FLAG | DM_NOFLUSH_FLAG);
+	io = dm_init(d, DM_SKIP_LOCKFS_FLAG | DM_NOFLUSH_FLAG);
 	if (ioctl(dmctl, DM_DEV_SUSPEND, io))
 		return -errno;
 	return 0;
 }
 
-int fault_dm_attach(const char *name, const char *lower, char *why, size_t len)
+static int dev_attach(struct dmdev *d, const char *name, const char *lower, char *why,
+		      size_t len)
 {
 	struct stat st;
 	int fd;
@@ -127,40 +137,46 @@ int fault_dm_attach(const char *name, const char *lower, char *why, size_t len)
 			return -1;
 		}
 	}
-	snprintf(dm_name, sizeof(dm_name), "%s", name);
+	snprintf(d->name, sizeof(d->name), "%s", name);
 	fd = open(lower, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) || ioctl(fd, BLKGETSIZE64, &lower_sectors)) {
+	if (fd < 0 || fstat(fd, &st) || ioctl(fd, BLKGETSIZE64, &d->lower_sectors)) {
 		snprintf(why, len, "%s: %s", lower, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
 	close(fd);
-	lower_sectors >>= 9;
-	lower_dev = st.st_rdev;
-	nfail = 0;
+	d->lower_sectors >>= 9;
+	d->lower_dev = st.st_rdev;
+	d->nfail = 0;
 	return 0;
 }
 
-int fault_dm_up(const char *name, const char *node, const char *lower, char *why, size_t len)
+int fault_dm_attach(const char *name, const char *lower, char *why, size_t len)
+{
+	return dev_attach(&fsdm, name, lower, why, len);
+}
+
+static int dev_up(struct dmdev *d, const char *name, const char *node, const char *lower,
+		  const char *min_ratio, char *why, size_t len)
 {
 	char p[64];
 	int r;
 
-	if (fault_dm_attach(name, lower, why, len))
+	if (dev_attach(d, name, lower, why, len))
 		return -1;
-	ioctl(dmctl, DM_DEV_REMOVE, dm_init(0)); /* left over from an interrupted run */
-	if (ioctl(dmctl, DM_DEV_CREATE, dm_init(0))) {
+	ioctl(dmctl, DM_DEV_REMOVE, dm_init(d, 0)); /* left over from an interrupted run */
+	if (ioctl(dmctl, DM_DEV_CREATE, dm_init(d, 0))) {
 		snprintf(why, len, "DM_DEV_CREATE: %s", strerror(errno));
 		return -1;
 	}
-	snprintf(dm_node, sizeof(dm_node), "%s", node);
+	snprintf(d->node, sizeof(d->node), "%s", node);
 	unlink(node);
 	if (mknod(node, S_IFBLK | 0600, makedev(major(dmb.io.dev), minor(dmb.io.dev)))) {
 		snprintf(why, len, "mknod %s: %s", node, strerror(errno));
 		return -1;
 	}
-	if (dm_table()) {
+	if (dm_table(d)) {
 		snprintf(why, len, "dm table load: %s", strerror(errno));
 		return -1;
 	}
@@ -171,24 +187,35 @@ int fault_dm_up(const char *name, const char *node, const char *lower, char *why
 	 * this script has earned almost no share: with dirty_writeback_centisecs
 	 * 0 its first dirty inode wakes the flusher at once, and a page written
 	 * over a failed extent went out (and failed) in the middle of a later
-	 * op. min_ratio gives the device a floor of half the threshold (its bdi
-	 * exists once the first table is loaded).
+	 * op. min_ratio gives the device a floor of that share of the threshold
+	 * (its bdi exists once the first table is loaded; the floors of all
+	 * devices must stay under 100).
 	 */
 	snprintf(p, sizeof(p), "/sys/class/bdi/%u:%u/min_ratio", major(dmb.io.dev),
 		 minor(dmb.io.dev));
-	if ((r = fault_write_file(p, "50"))) {
+	if ((r = fault_write_file(p, min_ratio))) {
 		snprintf(why, len, "%s: %s", p, strerror(-r));
 		return -1;
 	}
 	return 0;
 }
 
+int fault_dm_up(const char *name, const char *node, const char *lower, char *why, size_t len)
+{
+	return dev_up(&fsdm, name, node, lower, "50", why, len);
+}
+
+static void dev_down(struct dmdev *d)
+{
+	if (dmctl >= 0 && ioctl(dmctl, DM_DEV_REMOVE, dm_init(d, 0)) && errno != ENXIO)
+		fprintf(stderr, "DT I fault: DM_DEV_REMOVE %s: %s\n", d->name, strerror(errno));
+	if (d->node[0])
+		unlink(d->node);
+}
+
 void fault_dm_down(void)
 {
-	if (dmctl >= 0 && ioctl(dmctl, DM_DEV_REMOVE, dm_init(0)) && errno != ENXIO)
-		fprintf(stderr, "DT I fault: DM_DEV_REMOVE %s: %s\n", dm_name, strerror(errno));
-	if (dm_node[0])
-		unlink(dm_node);
+	dev_down(&fsdm);
 }
 
 int fault_dm_fail_fd(int fd, int sync_first)
@@ -205,7 +232,7 @@ int fault_dm_fail_fd(int fd, int sync_first)
 	u.fm.fm_extent_count = 128;
 	if (ioctl(fd, FS_IOC_FIEMAP, &u.fm))
 		return -errno;
-	for (unsigned i = 0; i < u.fm.fm_mapped_extents && nfail < MAX_SEG; i++) {
+	for (unsigned i = 0; i < u.fm.fm_mapped_extents && fsdm.nfail < MAX_SEG; i++) {
 		struct fiemap_extent *e = &u.fm.fm_extents[i];
 
 		/* not allocated yet: cannot fail it; without the sync, an
@@ -213,22 +240,52 @@ int fault_dm_fail_fd(int fd, int sync_first)
 		if (e->fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC) ||
 		    (!sync_first && (e->fe_flags & FIEMAP_EXTENT_UNWRITTEN)))
 			return -EAGAIN;
-		failseg[nfail].start = e->fe_physical >> 9;
-		failseg[nfail].len = (e->fe_length + 511) >> 9;
-		nfail++;
+		fsdm.failseg[fsdm.nfail].start = e->fe_physical >> 9;
+		fsdm.failseg[fsdm.nfail].len = (e->fe_length + 511) >> 9;
+		fsdm.nfail++;
 	}
-	return dm_table();
+	return dm_table(&fsdm);
 }
 
 int fault_dm_nfail(void)
 {
-	return nfail;
+	return fsdm.nfail;
 }
 
 int fault_dm_heal(void)
 {
-	nfail = 0;
-	return dm_table();
+	fsdm.nfail = 0;
+	return dm_table(&fsdm);
+}
+
+/* the raw device: min_ratio 30 beside the filesystem's 50 */
+int fault_raw_up(const char *name, const char *node, const char *lower, char *why, size_t len)
+{
+	return dev_up(&rawdm, name, node, lower, "30", why, len);
+}
+
+int fault_raw_fail(void)
+{
+	rawdm.nfail = 1;
+	rawdm.failseg[0].start = 0;
+	rawdm.failseg[0].len = rawdm.lower_sectors;
+	return dm_table(&rawdm);
+}
+
+int fault_raw_nfail(void)
+{
+	return rawdm.nfail;
+}
+
+int fault_raw_heal(void)
+{
+	rawdm.nfail = 0;
+	return dm_table(&rawdm);
+}
+
+void fault_raw_down(void)
+{
+	dev_down(&rawdm);
 }
 
 int fault_write_file(const char *path, const char *s)

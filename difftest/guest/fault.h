@@ -36,6 +36,16 @@ int fault_dm_nfail(void);
 int fault_dm_heal(void);
 void fault_dm_down(void);
 /*
+ * A second dm device NAME at NODE, linear over LOWER, used as a raw block
+ * device (no filesystem): failed as a whole (an "error" table) and healed.
+ * Returns 0 or -1 with the reason in WHY (up), 0 or -errno (fail, heal).
+ */
+int fault_raw_up(const char *name, const char *node, const char *lower, char *why, size_t len);
+int fault_raw_fail(void);
+int fault_raw_heal(void);
+int fault_raw_nfail(void);
+void fault_raw_down(void);
+/*
  * Evict the inodes of PATHS (N of them; missing files are skipped): sync,
  * sync, POSIX_FADV_DONTNEED on each file, drop_caches 3 twice (see fault.c
  * for why each step). Returns 0 or the first failure as a positive errno.

@@ -13,6 +13,9 @@
  *                     mapping_set_error(<the bdev's page cache>, -ERRNO),
  *                     and on 6.1 errseq_set(&sb->s_wb_err, -ERRNO) (6.12 has no
  *                     bd_super: its buffer layer does not tell the superblock)
+ *   fd N ERRNO        mapping_set_error(f_mapping of the writer's descriptor N,
+ *                     -ERRNO): for a block device's descriptor, the bdev's page
+ *                     cache (a path names the device node's inode, not that)
  *   reset DEV         the bdev page cache's wb_err = 0 and its AS_* flags
  *                     cleared (as invalidate_disk() does), for a fresh start;
  *                     only while DEV is not mounted
@@ -20,6 +23,7 @@
  */
 #include <linux/blkdev.h>
 #include <linux/debugfs.h>
+#include <linux/file.h>
 #include <linux/errseq.h>
 #include <linux/fs.h>
 #include <linux/module.h>
@@ -57,6 +61,29 @@ static int dt_data(const char *path, int err)
 		 inode->i_ino, READ_ONCE(inode->i_mapping->wb_err),
 		 READ_ONCE(inode->i_sb->s_wb_err));
 	path_put(&p);
+	return 0;
+}
+
+static int dt_fd(const char *arg, int err)
+{
+	struct address_space *m;
+	struct file *f;
+	unsigned int fd;
+
+	if (kstrtouint(arg, 10, &fd))
+		return -EINVAL;
+	f = fget(fd); /* the writer's own table: we run in its write(2) */
+	if (!f)
+		return -EBADF;
+	m = f->f_mapping;
+	if (!S_ISREG(file_inode(f)->i_mode) && !S_ISBLK(file_inode(f)->i_mode)) {
+		fput(f);
+		return -EINVAL;
+	}
+	mapping_set_error(m, -err);
+	snprintf(dt_last, sizeof(dt_last), "fd ino=%lu wb_err=0x%x\n", m->host->i_ino,
+		 READ_ONCE(m->wb_err));
+	fput(f);
 	return 0;
 }
 
@@ -136,6 +163,8 @@ static ssize_t dt_write(struct file *file, const char __user *ubuf, size_t len, 
 	mutex_lock(&dt_lock);
 	if (n == 3 && !strcmp(cmd, "data") && err > 0 && err <= MAX_ERRNO)
 		ret = dt_data(arg, err);
+	else if (n == 3 && !strcmp(cmd, "fd") && err > 0 && err <= MAX_ERRNO)
+		ret = dt_fd(arg, err);
 	else if (n == 3 && !strcmp(cmd, "meta") && err > 0 && err <= MAX_ERRNO)
 		ret = dt_meta(arg, err);
 	else if (n == 2 && !strcmp(cmd, "reset"))
