@@ -160,7 +160,11 @@ void dt_op_format(const struct dt_op *op, char *buf, size_t len)
 
 	switch (op->code) {
 	case OP_OPEN:
-		snprintf(buf, len, "open d%d f%d%s%s%s%s%s%s", op->fd, op->file,
+		if (op->file == DT_FILE_RAW)
+			snprintf(f, sizeof(f), "raw");
+		else
+			snprintf(f, sizeof(f), "f%d", op->file);
+		snprintf(buf, len, "open d%d %s%s%s%s%s%s%s", op->fd, f,
 			 op->flags & OPEN_CREAT ? " creat" : "",
 			 op->flags & OPEN_TRUNC ? " trunc" : "",
 			 op->flags & OPEN_RDONLY ? " rdonly" : "",
@@ -347,7 +351,10 @@ static int parse_op(struct pctx *c, char **tok, int n, struct dt_op *op)
 		op->code = OP_OPEN;
 		if ((op->fd = parse_idx(c, n > 1 ? tok[1] : NULL, 'd', DT_MAX_FDS, "descriptor")) < 0)
 			return -1;
-		if ((op->file = parse_idx(c, n > 2 ? tok[2] : NULL, 'f', DT_MAX_FILES, "file")) < 0)
+		if (n > 2 && !strcmp(tok[2], "raw"))
+			op->file = DT_FILE_RAW;
+		else if ((op->file = parse_idx(c, n > 2 ? tok[2] : NULL, 'f', DT_MAX_FILES,
+					       "file (or raw)")) < 0)
 			return -1;
 		for (i = 3; i < n; i++) {
 			if (!strcmp(tok[i], "creat"))
@@ -366,6 +373,8 @@ static int parse_op(struct pctx *c, char **tok, int n, struct dt_op *op)
 				return perr(c, "unknown open flag '%s' (want creat, trunc, rdonly, sync, "
 					    "dsync, direct)", tok[i]);
 		}
+		if (op->file == DT_FILE_RAW && (op->flags & (OPEN_CREAT | OPEN_TRUNC)))
+			return perr(c, "open raw takes rdonly, sync, dsync, direct (not creat, trunc)");
 		return 0;
 	}
 	if (!strcmp(w, "write") || !strcmp(w, "read")) {
@@ -557,6 +566,7 @@ struct vstate {
 	unsigned char mapped[DT_MAX_FDS]; /* the descriptor has a mapping (mmap .. munmap) */
 	int desc[DT_MAX_FDS];       /* the open file description a descriptor names */
 	long long pos[DT_MAX_FDS];  /* per description: bytes written or read since open */
+	unsigned char raw[DT_MAX_FDS]; /* the descriptor names the raw block device */
 };
 
 /* A description no open descriptor names (there is one: at most 16 are open). */
@@ -584,15 +594,16 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 			return perr(c, "descriptor d%d is already open", op->fd);
 		v->desc[op->fd] = free_desc(v);
 		v->open[op->fd] = 1;
+		v->raw[op->fd] = op->file == DT_FILE_RAW;
 		v->pos[v->desc[op->fd]] = 0;
 		return 0;
 	case OP_CYCLE:
 		if (in_par)
 			return perr(c, "cycle cannot run inside par");
 		for (int i = 0; i < DT_MAX_FDS; i++)
-			if (v->open[i])
+			if (v->open[i] && !v->raw[i])
 				return perr(c, "cycle with d%d open (umount would fail: EBUSY); close "
-					    "every descriptor first", i);
+					    "every descriptor but the raw device's first", i);
 		return 0;
 	case OP_DUP:
 		if (in_par)
@@ -603,6 +614,7 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 			return perr(c, "descriptor d%d is already open", op->fd2);
 		v->open[op->fd2] = 1;
 		v->desc[op->fd2] = v->desc[op->fd];
+		v->raw[op->fd2] = v->raw[op->fd];
 		return 0;
 	case OP_CHILD:
 		if (in_par)
@@ -623,6 +635,9 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 			return perr(c, "%s cannot run inside par", dt_opname(op->code));
 		if (!v->open[op->fd])
 			return perr(c, "bad descriptor d%d: not open here", op->fd);
+		if (v->raw[op->fd])
+			return perr(c, "%s of d%d, the raw block device: not modelled",
+				    dt_opname(op->code), op->fd);
 		if (op->code == OP_MMAP && v->mapped[op->fd])
 			return perr(c, "d%d is mapped already (munmap it first)", op->fd);
 		if (op->code != OP_MMAP && !v->mapped[op->fd])
@@ -652,6 +667,8 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 	case OP_SYNCFS:
 		if (!v->open[op->fd])
 			return perr(c, "bad descriptor d%d: not open here", op->fd);
+		if (op->code == OP_FALLOCATE && v->raw[op->fd])
+			return perr(c, "fallocate of d%d, the raw block device: not modelled", op->fd);
 		if (op->code == OP_CLOSE)
 			v->open[op->fd] = 0;
 		if (op->code == OP_WRITE || op->code == OP_READ) {

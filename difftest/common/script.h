@@ -5,6 +5,10 @@
  *
  *   script NAME              starts a script (optional for a one-script file)
  *   open dN fM [creat] [trunc] [rdonly] [sync] [dsync] [direct]
+ *   open dN raw [rdonly] [sync] [dsync] [direct]
+ *                            the raw block device (a 4 MiB disk of its own, apart
+ *                            from the filesystem); its descriptors take no mmap,
+ *                            fallocate; "fail dN" fails the whole device
  *   write dN [LEN]           write LEN bytes (default 4096) at the file offset
  *   read dN [LEN]            read LEN bytes (default 4096) at the file offset
  *   ftruncate dN LEN         ftruncate() to LEN bytes
@@ -48,6 +52,8 @@
 /* The model's page cache holds this much of each file: a script that writes
  * past it through one descriptor is refused (the model would predict EIO). */
 #define DT_MAX_FILE_SIZE (4LL << 20)
+/* "open dN raw": op->file of the raw block device, whose size is DT_MAX_FILE_SIZE */
+#define DT_FILE_RAW DT_MAX_FILES
 
 enum dt_opcode {
 	OP_OPEN,

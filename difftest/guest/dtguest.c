@@ -4,15 +4,19 @@
  * prints each result (return value and errno), plus the errseq values the
  * kernel's filemap tracepoints report, in the format of common/results.h.
  *
- * usage: dtguest --fs FS --dev /dev/vdX [--mnt DIR] [--inject PATH] [--out FILE] BATCH...
+ * usage: dtguest --fs FS --dev /dev/vdX [--raw /dev/vdY] [--mnt DIR] [--inject PATH]
+ *                [--out FILE] BATCH...
  *        FS: ext2, ext4-ordered, ext4-journal, vfat, exfat, xfs, btrfs (over DEV), tmpfs (no DEV)
+ *        --raw: the disk under the raw block device of "open dN raw" (default /dev/vdg)
  *
  * Per batch: one dm device over DEV (not for tmpfs). Per script: reset the dm device's wb_err
  * (errseq_inject "reset"), mount a fresh superblock, run the ops in DIR/t on
  * files f0..f7, read the trace after each op, close everything, remove the
  * files, unmount. Errors are injected
  * through the errseq_inject module (difftest/kmod), which calls the kernel's
- * own mapping_set_error()/errseq_set().
+ * own mapping_set_error()/errseq_set(). A script that opens "raw" gets a second
+ * dm device over the --raw disk (one per batch, reset per script like the first,
+ * readahead off), opened through its node: the raw block device.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -63,6 +67,7 @@ static const struct gfs {
 };
 static const struct gfs *gfs;
 static const char *opt_dev = "/dev/vda";
+static const char *opt_raw = "/dev/vdg";
 static const char *opt_mnt = "/mnt/dt";
 static const char *opt_inject = "/sys/kernel/debug/errseq_inject";
 static const char *tracedir;
@@ -71,6 +76,7 @@ static FILE *out;
 static dev_t fs_dev;
 
 static int fds[DT_MAX_FDS];
+static unsigned char fd_raw[DT_MAX_FDS]; /* the descriptor is the raw device's */
 
 /* guest seconds per phase of a batch, for "DT I phases" (where the time goes) */
 enum { PH_SETUP, PH_OPS, PH_TRACE, PH_TEARDOWN, PH_N };
@@ -88,7 +94,10 @@ static double now(void)
 
 #define DM_NAME "difftest"
 #define DM_NODE "/dev/difftest-dm"
-static int dm_live;
+#define RAW_NAME "difftest-raw"
+#define RAW_NODE "/dev/difftest-raw"
+static int dm_live, raw_live;
+static unsigned long raw_kdev; /* its dev_t as the kernel writes it: the bdev inode's i_ino */
 static long ncpus;
 
 static struct {
@@ -185,8 +194,10 @@ static int trace_setup(void)
 
 static const char *label_of(unsigned maj, unsigned min, unsigned long ino, char *buf, size_t len)
 {
+	/* a block device's page cache: its host is the bdev inode (numbered
+	 * after the device) on the bdev pseudo-filesystem */
 	if (makedev(maj, min) != fs_dev)
-		return "bdev";
+		return raw_live && ino == raw_kdev ? "raw" : "bdev";
 	for (int i = 0; i < ninomap; i++)
 		if (inomap[i].ino == ino) {
 			snprintf(buf, len, "f%d", inomap[i].label);
@@ -320,6 +331,13 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 			fl |= O_DSYNC;
 		if (op->flags & OPEN_DIRECT)
 			fl |= O_DIRECT;
+		if (op->file == DT_FILE_RAW) {
+			fds[op->fd] = open(RAW_NODE, fl | O_CLOEXEC);
+			fd_raw[op->fd] = 1;
+			result(o, which, fds[op->fd] < 0 ? -1 : 0, errno);
+			return;
+		}
+		fd_raw[op->fd] = 0;
 		fpath(p, sizeof(p), op->file);
 		created = (fl & O_CREAT) && lstat(p, &st) < 0 && errno == ENOENT;
 		fds[op->fd] = open(p, fl | O_CLOEXEC, 0644);
@@ -443,6 +461,7 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 	case OP_DUP:
 		r = dup(fd);
 		fds[op->fd2] = r >= 0 ? (int)r : -1;
+		fd_raw[op->fd2] = fd_raw[op->fd];
 		result(o, which, r < 0 ? -1 : 0, errno);
 		return;
 	case OP_CHILD: {
@@ -511,14 +530,20 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 	}
 	case OP_EVICT: {
 		/* a failed step shows as the evict op's result: the model says 0 */
+
 		char paths[DT_MAX_FILES][256];
-		const char *pp[DT_MAX_FILES];
+		const char *pp[DT_MAX_FILES + 1];
+		int n = DT_MAX_FILES;
 
 		for (int i = 0; i < DT_MAX_FILES; i++) {
 			fpath(paths[i], sizeof(paths[i]), i);
 			pp[i] = paths[i];
 		}
-		r = fault_evict(pp, DT_MAX_FILES);
+		/* the raw device's clean pages too (drop_caches alone may miss
+		 * pages in a CPU's LRU cache; fadvise drains them) */
+		if (raw_live)
+			pp[n++] = RAW_NODE;
+		r = fault_evict(pp, n);
 		result(o, which, r ? -1 : 0, (int)r);
 		return;
 	}
@@ -543,7 +568,10 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 			}
 			snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
 		}
-		snprintf(cmd, sizeof(cmd), "data %s %d", p, op->err);
+		if (op->file < 0 && fd_raw[op->fd])
+			snprintf(cmd, sizeof(cmd), "fd %d %d", fd, op->err); /* the bdev's mapping */
+		else
+			snprintf(cmd, sizeof(cmd), "data %s %d", p, op->err);
 		r = inject(cmd);
 		result(o, which, r ? -1 : 0, -(int)r);
 		return;
@@ -553,11 +581,16 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 			result(o, which, -1, EBADF);
 			return;
 		}
-		r = fault_dm_fail_fd(fd, 1); /* write the file out, then fail its extents */
+		if (fd_raw[op->fd])
+			r = fault_raw_fail(); /* the whole raw device, nothing written out */
+		else
+			r = fault_dm_fail_fd(fd, 1); /* write the file out, then fail its extents */
 		result(o, which, r ? -1 : 0, -(int)r);
 		return;
 	case OP_HEAL:
-		r = fault_dm_heal();
+		r = gfs->bdev ? fault_dm_heal() : 0;
+		if (!r && raw_live)
+			r = fault_raw_heal();
 		result(o, which, r ? -1 : 0, -(int)r);
 		return;
 	case OP_ERR_META:
@@ -675,11 +708,68 @@ static int fs_mount(char *why, size_t len)
 	return 0;
 }
 
-static int setup(char *why, size_t len)
+static int uses_raw(const struct dt_script *s)
+{
+	for (int i = 0; i < s->nops; i++)
+		if (s->ops[i].code == OP_OPEN && s->ops[i].file == DT_FILE_RAW)
+			return 1;
+	return 0;
+}
+
+/*
+ * The raw device for a script that opens it: a dm device over --raw, made
+ * once a batch, with readahead off (BLKRASET 0: a buffered read brings in
+ * only the pages it reads, as the model has it), and its wb_err reset before
+ * each script. Between scripts nothing holds it open, so its page cache went
+ * at the last close (kill_bdev()).
+ */
+static int raw_setup(char *why, size_t len)
+{
+	char cmd[300];
+	struct stat st;
+	int fd, r;
+
+	if (!raw_live) {
+		if (fault_raw_up(RAW_NAME, RAW_NODE, opt_raw, why, len))
+			return -1;
+		raw_live = 1;
+		if (stat(RAW_NODE, &st)) {
+			snprintf(why, len, "stat %s: %s", RAW_NODE, strerror(errno));
+			return -1;
+		}
+		raw_kdev = ((unsigned long)major(st.st_rdev) << 20) | minor(st.st_rdev);
+		fd = open(RAW_NODE, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || ioctl(fd, BLKRASET, 0UL)) {
+			snprintf(why, len, "BLKRASET 0 on %s: %s", RAW_NODE, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		close(fd);
+	}
+	snprintf(cmd, sizeof(cmd), "reset %s", RAW_NODE);
+	if ((r = inject(cmd))) {
+		snprintf(why, len, "reset of %s through %s failed: %s", RAW_NODE, opt_inject,
+			 strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
+static void raw_down(void)
+{
+	if (raw_live)
+		fault_raw_down();
+	raw_live = 0;
+}
+
+static int setup(const struct dt_script *s, char *why, size_t len)
 {
 	char cmd[300], p[256];
 	int r;
 
+	if (uses_raw(s) && raw_setup(why, len))
+		return -1;
 	/*
 	 * One dm device for the whole batch: creating and removing one per
 	 * script cost more than its ops under TCG. Between scripts it is all
@@ -717,9 +807,13 @@ static void teardown(void)
 	char p[256];
 	int heal_failed = 0;
 
-	/* a device left with failed extents is made anew for the next script */
+	/* a device left with failed extents is made anew for the next script;
+	 * the raw device is healed before its descriptors close (the last
+	 * close writes its dirty pages out) */
 	if (fault_dm_nfail() && fault_dm_heal())
 		heal_failed = 1;
+	if (raw_live && fault_raw_nfail() && fault_raw_heal())
+		heal_failed |= 2;
 	for (int i = 0; i < DT_MAX_FDS; i++) {
 		if (maps[i].p)
 			munmap(maps[i].p, maps[i].len);
@@ -735,8 +829,10 @@ static void teardown(void)
 	}
 	if (umount(opt_mnt))
 		fprintf(stderr, "DT I dtguest: umount %s: %s\n", opt_mnt, strerror(errno));
-	if (heal_failed)
+	if (heal_failed & 1)
 		dm_down();
+	if (heal_failed & 2)
+		raw_down();
 }
 
 static void dm_down(void)
@@ -755,13 +851,16 @@ static void run_script(const struct dt_script *s)
 	for (int i = 0; i < DT_MAX_FDS; i++)
 		fds[i] = -1;
 	ninomap = 0;
-	if (setup(r.fail, sizeof(r.fail))) {
+	for (int i = 0; i < DT_MAX_FDS; i++)
+		fd_raw[i] = 0;
+	if (setup(s, r.fail, sizeof(r.fail))) {
 		r.nops = 0;
 		dt_sresult_print(out, &r);
 		fflush(out);
 		dt_sresult_free(&r);
 		umount(opt_mnt);
 		dm_down();
+		raw_down();
 		return;
 	}
 	r.trace = tracedir != NULL;
@@ -793,7 +892,7 @@ static void run_script(const struct dt_script *s)
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{"fs", 1, NULL, 'f'},  {"dev", 1, NULL, 'd'}, {"mnt", 1, NULL, 'm'},
+		{"fs", 1, NULL, 'f'},  {"dev", 1, NULL, 'd'}, {"mnt", 1, NULL, 'm'}, {"raw", 1, NULL, 'r'},
 		{"inject", 1, NULL, 'i'}, {"out", 1, NULL, 'o'}, {"no-trace", 0, NULL, 'n'},
 		{"check", 0, NULL, 'c'}, {NULL, 0, NULL, 0},
 	};
@@ -804,6 +903,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'f': opt_fs = optarg; break;
 		case 'd': opt_dev = optarg; break;
+		case 'r': opt_raw = optarg; break;
 		case 'm': opt_mnt = optarg; break;
 		case 'i': opt_inject = optarg; break;
 		case 'o':
@@ -814,8 +914,9 @@ int main(int argc, char **argv)
 		case 'n': notrace = 1; break;
 		case 'c': check = 1; break;
 		default:
-			fprintf(stderr, "usage: dtguest [--check] --fs FS --dev DEV [--mnt DIR] "
-					"[--inject PATH] [--out FILE] [--no-trace] BATCH...\n");
+			fprintf(stderr, "usage: dtguest [--check] --fs FS --dev DEV [--raw DEV] "
+					"[--mnt DIR] [--inject PATH] [--out FILE] [--no-trace] "
+					"BATCH...\n");
 			return 2;
 		}
 	}
@@ -855,6 +956,7 @@ int main(int argc, char **argv)
 		for (int i = 0; i < b.nscripts; i++)
 			run_script(&b.scripts[i]);
 		dm_down();
+		raw_down();
 		fprintf(out, "DT I phases %s setup=%.2f ops=%.2f trace=%.2f teardown=%.2f\n", opt_fs,
 			phase[PH_SETUP], phase[PH_OPS], phase[PH_TRACE], phase[PH_TEARDOWN]);
 		fprintf(out, "DT I optime %s", opt_fs);

@@ -112,30 +112,45 @@ static int writes_back(const struct dt_op *op)
 	}
 }
 
-static int uses_fail(const struct dt_script *s)
+/* What the script's "fail" lines fail: WB_FAILED_FILE (a file's extents),
+ * WB_FAILED_RAW (the raw device), or 0: none */
+static int fail_kinds(const struct dt_script *s)
 {
-	for (int i = 0; i < s->nops; i++)
-		if (s->ops[i].code == OP_FAIL)
-			return 1;
-	return 0;
+	unsigned char raw[DT_MAX_FDS] = {0};
+	int kinds = 0;
+
+	for (int i = 0; i < s->nops; i++) {
+		const struct dt_op *op = &s->ops[i];
+
+		if (op->code == OP_OPEN)
+			raw[op->fd] = op->file == DT_FILE_RAW;
+		else if (op->code == OP_DUP)
+			raw[op->fd2] = raw[op->fd];
+		else if (op->code == OP_FAIL)
+			kinds |= raw[op->fd] ? WB_FAILED_RAW : WB_FAILED_FILE;
+	}
+	return kinds;
 }
 
 /*
  * The observed trace of op @op, without the set events of real writeback
- * failures on files (@real: the script uses "fail"), which are not compared
- * (see writeback()): those of ops that write back (writes_back()), or in
- * which the model wrote back a page over a failed extent (@wb_failed: an
- * O_SYNC write, a child's syncfs, a remount, ...); every other event is.
+ * failures, which are not compared (see m_writeback()): on files ("set fN")
+ * when the script fails a file's extents, on the raw device ("set raw") when
+ * it fails that (@real: fail_kinds()), in ops that write back (writes_back()),
+ * or in which the model wrote back a page over a failed extent (@wb_failed:
+ * an O_SYNC write, a child's syncfs, a remount, the raw device's last close,
+ * ...); every other event is compared.
  */
 static void filter_obs(const struct dt_op *op, int real, int wb_failed,
 		       const struct dt_opres *o, struct dt_opres *out)
 {
-	int drop = real && (writes_back(op) || wb_failed);
+	int drop = (writes_back(op) ? real : 0) | wb_failed;
 
 	*out = *o;
 	out->ntr = 0;
 	for (int t = 0; t < o->ntr; t++)
-		if (!drop || strncmp(o->tr[t], "set f", 5))
+		if (!((drop & WB_FAILED_FILE) && !strncmp(o->tr[t], "set f", 5)) &&
+		    !((drop & WB_FAILED_RAW) && !strncmp(o->tr[t], "set raw ", 8)))
 			memcpy(out->tr[out->ntr++], o->tr[t], DT_TRACE_LEN);
 }
 
@@ -251,7 +266,7 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 	struct m_state *m = malloc(sizeof(*m));
 	struct dt_sresult local;
 	int ndiv = 0, trace = obs ? obs->trace : 1, cut = obs ? cut_at(s, obs) : s->nops;
-	int real = uses_fail(s);
+	int real = fail_kinds(s);
 
 	if (!m)
 		abort();

@@ -13,6 +13,7 @@
 
 static const char *const bugnames[BUG__COUNT] = {
 	"none", "sample_raw", "no_sb_err", "no_as_flags", "sfr_any", "enospc_as_eio",
+	"raw_sets_sb",
 };
 
 const char *dt_bug_name(enum dt_bug b)

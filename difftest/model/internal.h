@@ -19,6 +19,7 @@
 #ifndef DIFFTEST_MODEL_INTERNAL_H
 #define DIFFTEST_MODEL_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model.h"
@@ -56,6 +57,8 @@ struct m_inode {
 	int fail_pages; /* pages [0, fail_pages) sit on a dm error target (copy of disk_fail) */
 	uint64_t dirty[MAX_PAGES / 64]; /* dirty page-cache pages */
 	uint64_t cached[MAX_PAGES / 64];/* pages in the page cache (uptodate) */
+	int raw;        /* the raw block device's inode (model/bdev.c): no name, never
+			   evicted, not the filesystem's */
 };
 
 /* An open file description (struct file); descriptors name one through m_state.slot. */
@@ -80,7 +83,9 @@ struct m_state {
 	struct dt_contract c;
 	int rdonly;                 /* mounted read-only (remount ro) */
 	int wb_failed;              /* the current op wrote back a page over a failed
-				       extent (its "set fN" events are the I/O's) */
+				       extent: WB_FAILED_FILE (its "set fN" events are
+				       the I/O's), WB_FAILED_RAW ("set raw") */
+	int raw;                    /* the raw block device's inode in ino[] */
 	int cut;                    /* the kernel left what the model follows (a per-line
 				       rule): the ops after this one are not compared */
 	int name[DT_MAX_FILES];     /* fN -> its inode on disk, -1: no such name */
@@ -96,6 +101,9 @@ struct m_state {
 	unsigned bdev_as;
 	errseq_t ext4_bdev_cursor;  /* EXT4_SB(sb)->s_bdev_wb_err */
 };
+
+#define WB_FAILED_FILE 1
+#define WB_FAILED_RAW 2
 
 /* Where an op's predicted results go (NULL: nowhere). */
 struct out {
@@ -199,10 +207,25 @@ struct dt_line_rules {
 };
 const struct dt_line_rules *dt_line_rules_of(enum dt_line l);
 
+/* the raw block device (model/bdev.c) */
+void m_bdev_init(struct m_state *m, int i);
+void m_bdev_open(struct m_state *m, const struct dt_op *op, struct out *w);
+long long m_bdev_write(struct m_state *m, struct m_fd *f, long long len);
+long long m_bdev_read(struct m_state *m, struct m_fd *f, long long len);
+int m_bdev_fsync(struct m_state *m, struct m_fd *f, long long first, long long last,
+		 struct out *w);
+void m_bdev_last_close(struct m_state *m);
+void m_bdev_fail(struct m_state *m);
+void m_bdev_sync(struct m_state *m);
+
 /* vfs.c */
 void m_state_init(struct m_state *m, const struct dt_contract *c, enum dt_fs fs);
 void m_step(struct m_state *m, const struct dt_op *op, struct out *w);
 void m_put(struct out *w, long ret, int err);
+/* a new struct file for descriptor @fd (alloc_empty_file()): one reference, open */
+struct m_fd *m_fd_new(struct m_state *m, int fd);
+/* the trace object of inode @i: "fN" (its label) or "raw" */
+const char *m_obj(const struct m_state *m, int i, char *buf, size_t len);
 void m_writeback(struct m_state *m, int i, long long first, long long last);
 void m_writeback_all(struct m_state *m);
 int m_filemap_check_errors(unsigned *as);

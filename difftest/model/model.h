@@ -34,6 +34,7 @@ enum dt_bug {
 	BUG_NO_AS_FLAGS,  /* metadata errors leave no AS_EIO/AS_ENOSPC on the bdev mapping */
 	BUG_SFR_ANY,      /* sync_file_range reports errors for every flag combination */
 	BUG_ENOSPC_AS_EIO,/* ENOSPC is recorded as EIO */
+	BUG_RAW_SETS_SB,  /* the raw block device's errors reach the filesystem's s_wb_err */
 	BUG__COUNT
 };
 const char *dt_bug_name(enum dt_bug b);

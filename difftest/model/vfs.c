@@ -35,6 +35,7 @@ void m_state_init(struct m_state *m, const struct dt_contract *c, enum dt_fs fs)
 		m->name[i] = -1;
 	for (int i = 0; i < DT_MAX_FDS; i++)
 		m->slot[i] = -1;
+	m_bdev_init(m, 0); /* the raw block device's inode (model/bdev.c) */
 	/* The guest starts each script on a fresh mount over a block device whose
 	 * wb_err it reset to 0 (as invalidate_disk() does); ext4's mount then
 	 * samples it (errseq_check_and_advance from 0: stays 0). */
@@ -125,6 +126,29 @@ static void name_drop(struct m_state *m, int file)
 	}
 }
 
+const char *m_obj(const struct m_state *m, int i, char *buf, size_t len)
+{
+	if (m->ino[i].raw)
+		return "raw";
+	snprintf(buf, len, "f%d", m->ino[i].label);
+	return buf;
+}
+
+struct m_fd *m_fd_new(struct m_state *m, int fd)
+{
+	struct m_fd *f;
+	int k;
+
+	for (k = 0; m->fd[k].refs; k++)
+		;
+	m->slot[fd] = k;
+	f = &m->fd[k];
+	memset(f, 0, sizeof(*f));
+	f->refs = 1;
+	f->state = 1;
+	return f;
+}
+
 void m_put(struct out *w, long ret, int err)
 {
 	if (!w->o)
@@ -161,6 +185,15 @@ static void mapping_set_error(struct m_state *m, errseq_t *wb_err, unsigned *as,
 		*as |= AS_EIO;
 }
 
+/* mapping->host->i_sb->s_wb_err: the filesystem's, or, for the raw device, the
+ * bdev pseudo-filesystem's (not modelled: nothing reads it) */
+static errseq_t *host_sb_err(struct m_state *m, const struct m_inode *in)
+{
+	if (in->raw && m->c.bug != BUG_RAW_SETS_SB)
+		return NULL;
+	return &m->s_wb_err;
+}
+
 /*
  * Write back the dirty pages of an inode in [first, last]; those on a failed
  * (dm error) range complete with EIO: the bio end_io's mapping_set_error()
@@ -186,8 +219,10 @@ void m_writeback(struct m_state *m, int i, long long first, long long last)
 		end = (p + 1) * PAGE < in->size ? (p + 1) * PAGE : in->size;
 		if (end > in->disk_isize)
 			in->disk_isize = end;
-		if (p < in->fail_pages)
-			failed = m->wb_failed = 1;
+		if (p < in->fail_pages) {
+			failed = 1;
+			m->wb_failed |= in->raw ? WB_FAILED_RAW : WB_FAILED_FILE;
+		}
 	}
 	if (failed) {
 		/* the bio end_io's filemap_set_wb_err events are not compared:
@@ -197,15 +232,18 @@ void m_writeback(struct m_state *m, int i, long long first, long long last)
 		 * the adv events that follow check the resulting word */
 		struct out nw = {NULL, 0};
 
-		snprintf(obj, sizeof(obj), "f%d", in->label);
-		mapping_set_error(m, &in->wb_err, &in->as, &m->s_wb_err, obj, &nw, EIO);
+		/* a raw device's buffers: mark_buffer_write_io_error(), whose
+		 * bd_super is NULL (not mounted) */
+		mapping_set_error(m, &in->wb_err, &in->as, host_sb_err(m, in),
+				  m_obj(m, i, obj, sizeof(obj)), &nw, EIO);
 	}
 }
 
+/* every inode of the filesystem (not the raw device's) */
 void m_writeback_all(struct m_state *m)
 {
 	for (int i = 0; i < MAX_INODES; i++)
-		if (m->ino[i].used)
+		if (m->ino[i].used && !m->ino[i].raw)
 			m_writeback(m, i, 0, MAX_PAGES - 1);
 }
 
@@ -218,9 +256,12 @@ int m_file_check_and_advance_wb_err(struct m_state *m, struct m_fd *f, struct ou
 	if (errseq_check(&in->wb_err, f->f_wb_err)) {
 		errseq_t old = f->f_wb_err;
 
+		char obj[16];
+
 		err = errseq_check_and_advance(&in->wb_err, &f->f_wb_err);
 		if (w->o)
-			dt_opres_trace(w->o, "adv f%d 0x%x 0x%x", in->label, old, f->f_wb_err);
+			dt_opres_trace(w->o, "adv %s 0x%x 0x%x", m_obj(m, f->ino, obj, sizeof(obj)),
+				       old, f->f_wb_err);
 	}
 	in->as = 0; /* clear_bit(AS_EIO), clear_bit(AS_ENOSPC) */
 	return err;
@@ -599,8 +640,12 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 
 	switch (op->code) {
 	case OP_OPEN: {
-		int i, k;
+		int i;
 
+		if (op->file == DT_FILE_RAW) {
+			m_bdev_open(m, op, w);
+			return;
+		}
 		/* read-only: creating, opening for writing, truncating: EROFS
 		 * (lookup_open(), may_open(), handle_truncate()) */
 		if (m->rdonly && ((m->name[op->file] < 0 && (op->flags & OPEN_CREAT)) ||
@@ -629,15 +674,8 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			return;
 		}
 		/* a new struct file (fs/file_table.c alloc_empty_file()) */
-		for (k = 0; m->fd[k].refs; k++)
-			;
-		m->slot[op->fd] = k;
-		f = &m->fd[k];
-		memset(f, 0, sizeof(*f));
-		f->refs = 1;
-		f->state = 1;
+		f = m_fd_new(m, op->fd);
 		f->ino = i;
-		f->pos = 0;
 		f->rdonly = !!(op->flags & OPEN_RDONLY);
 		f->osync = !!(op->flags & (OPEN_SYNC | OPEN_DSYNC));
 		f->odirect = !!(op->flags & OPEN_DIRECT);
@@ -689,7 +727,12 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			m_put(w, 0, 0); /* generic_write_checks(): nothing to do */
 			return;
 		}
-		n = f->odirect ? m->fsr->dio_write(m, f, op->len, w) : m_buffered_write(m, f, op->len);
+		if (m->ino[f->ino].raw)
+			n = m_bdev_write(m, f, op->len);
+		else if (f->odirect)
+			n = m->fsr->dio_write(m, f, op->len, w);
+		else
+			n = m_buffered_write(m, f, op->len);
 		/* O_SYNC/O_DSYNC: generic_write_sync() -> vfs_fsync_range() of the
 		 * bytes written (include/linux/fs.h; every write_iter here ends in
 		 * it): its error is the write's result. The bytes stay written (the
@@ -697,7 +740,8 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		 * new_sync_write() sets *ppos = ki_pos only when the result is > 0
 		 * (tests/recorded-ops/osync-pos.dt, found on ext4 data=journal) */
 		if (n > 0 && f->osync) {
-			r = m->fsr->fsync(m, f, (f->pos - n) / PAGE, (f->pos - 1) / PAGE, w);
+			r = (m->ino[f->ino].raw ? m_bdev_fsync : m->fsr->fsync)(
+				m, f, (f->pos - n) / PAGE, (f->pos - 1) / PAGE, w);
 			if (r) {
 				f->pos -= n;
 				n = r;
@@ -721,7 +765,12 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			m_put(w, 0, 0); /* generic_file_read_iter(), ext4: nothing to read */
 			return;
 		}
-		n = f->odirect ? m->fsr->dio_read(m, f, op->len) : m_buffered_read(m, f, op->len);
+		if (m->ino[f->ino].raw)
+			n = m_bdev_read(m, f, op->len);
+		else if (f->odirect)
+			n = m->fsr->dio_read(m, f, op->len);
+		else
+			n = m_buffered_read(m, f, op->len);
 		if (n < 0)
 			fail(w, (int)-n);
 		else
@@ -736,9 +785,9 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			fail(w, EBADF);
 			return;
 		}
-		/* fs/open.c do_sys_ftruncate(): a descriptor not open for writing
-		 * gets EINVAL */
-		if (f->rdonly) {
+		/* fs/open.c do_sys_ftruncate(): a descriptor not open for writing,
+		 * or not of a regular file (the raw device), gets EINVAL */
+		if (f->rdonly || m->ino[f->ino].raw) {
 			fail(w, EINVAL);
 			return;
 		}
@@ -772,8 +821,9 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		 * its sync_filesystem() and whether its error fails it;
 		 * tests/recorded-ops/remount-rw.dt: vfat syncs on "remount rw") */
 		if (ro && !m->rdonly) {
+			/* (a descriptor of the raw device is on devtmpfs's mount) */
 			for (int k = 0; k < DT_MAX_FDS; k++)
-				if (m->fd[k].refs && !m->fd[k].rdonly) {
+				if (m->fd[k].refs && !m->fd[k].rdonly && !m->ino[m->fd[k].ino].raw) {
 					fail(w, EBUSY);
 					return;
 				}
@@ -847,7 +897,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		if (m->fsr->sync_fs)
 			m->fsr->sync_fs(m);
 		for (int i = 0; i < MAX_INODES; i++)
-			if (m->ino[i].used)
+			if (m->ino[i].used && !m->ino[i].raw)
 				inode_drop(m, i);
 		if (m->fsr->no_disk) { /* tmpfs: the files went with the superblock */
 			for (int fl = 0; fl < DT_MAX_FILES; fl++)
@@ -991,7 +1041,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			fail(w, EBADF);
 			return;
 		}
-		r = m->fsr->fsync(m, f, 0, MAX_PAGES - 1, w);
+		r = (m->ino[f->ino].raw ? m_bdev_fsync : m->fsr->fsync)(m, f, 0, MAX_PAGES - 1, w);
 		m_put(w, r ? -1 : 0, -r);
 		return;
 	case OP_SFR: {
@@ -1040,7 +1090,9 @@ sfr_out:
 			fail(w, EBADF);
 			return;
 		}
-		r = do_syncfs(m, f);
+		/* the raw device's node is on devtmpfs: syncfs(2) syncs that, no
+		 * block device, no error (nor on the patched kernel) */
+		r = m->ino[f->ino].raw ? 0 : do_syncfs(m, f);
 		m_put(w, r ? -1 : 0, -r);
 		return;
 	case OP_CLOSE:
@@ -1056,6 +1108,8 @@ sfr_out:
 		if (--f->refs == 0) {
 			f->state = 0;
 			m->ino[f->ino].nopen--;
+			if (m->ino[f->ino].raw && !m->ino[f->ino].nopen)
+				m_bdev_last_close(m);
 			inode_maybe_free(m, f->ino);
 		}
 		m_put(w, 0, 0);
@@ -1105,6 +1159,11 @@ sfr_out:
 		m_writeback_all(m);
 		if (m->fsr->sync_fs)
 			m->fsr->sync_fs(m); /* sync(2): sync_fs_one_sb(), result ignored */
+		/* sync(2)'s sync_bdevs(); drop_caches also runs over the bdev
+		 * pseudo-filesystem: the raw device's clean pages go (the guest
+		 * also fadvises it), its inode stays */
+		m_bdev_sync(m);
+		memcpy(m->ino[m->raw].cached, m->ino[m->raw].dirty, sizeof(m->ino[m->raw].cached));
 		/* tmpfs: drop_caches frees none of its pages or inodes (each
 		 * inode is pinned by its dentry, mm/shmem.c shmem_mknod() dget()) */
 		if (m->fsr->pins_inodes) {
@@ -1117,7 +1176,7 @@ sfr_out:
 		for (int i = 0; i < MAX_INODES; i++) {
 			errseq_t e;
 
-			if (!m->ino[i].used || m->ino[i].nopen)
+			if (!m->ino[i].used || m->ino[i].nopen || m->ino[i].raw)
 				continue;
 			e = m->ino[i].wb_err;
 			if (m->c.keep_unseen && m->fsr->wb_err_record && (e & ERRSEQ_ERRNO_MASK) &&
@@ -1139,6 +1198,7 @@ sfr_out:
 		m_writeback_all(m);
 		if (m->fsr->sync_fs)
 			m->fsr->sync_fs(m);
+		m_bdev_sync(m); /* sync_bdevs() */
 		m_put(w, 0, 0);
 		return;
 	case OP_ERR_DATA: {
@@ -1159,9 +1219,8 @@ sfr_out:
 			}
 			i = f->ino;
 		}
-		snprintf(obj, sizeof(obj), "f%d", m->ino[i].label);
-		mapping_set_error(m, &m->ino[i].wb_err, &m->ino[i].as, &m->s_wb_err, obj, w,
-				  op->err);
+		mapping_set_error(m, &m->ino[i].wb_err, &m->ino[i].as, host_sb_err(m, &m->ino[i]),
+				  m_obj(m, i, obj, sizeof(obj)), w, op->err);
 		m_put(w, 0, 0);
 		return;
 	}
@@ -1199,6 +1258,11 @@ sfr_out:
 			return;
 		}
 		in = &m->ino[f->ino];
+		if (in->raw) {
+			m_bdev_fail(m);
+			m_put(w, 0, 0);
+			return;
+		}
 		/* FIEMAP_FLAG_SYNC: fiemap_prep() runs filemap_write_and_wait()
 		 * first, whose filemap_check_errors() returns (and clears) the
 		 * file's AS_EIO/AS_ENOSPC: then the ioctl fails and the guest

@@ -28,6 +28,21 @@ static void parse_fails(const char *text, const char *want)
 	ck_assert_msg(strstr(err, want) != NULL, "error '%s' lacks '%s'", err, want);
 }
 
+/* Run a one-script text (the stock contract with planted bug @bug); return the predictions. */
+static struct dt_sresult run_bug(enum dt_bug bug, enum dt_fs fs, const char *text)
+{
+	struct dt_batch b = parse_ok(text);
+	struct dt_contract c;
+	struct dt_sresult r;
+
+	dt_contract_stock(&c);
+	c.bug = bug;
+	ck_assert_int_eq(b.nscripts, 1);
+	dt_model_run(&c, fs, &b.scripts[0], NULL, &r, NULL);
+	dt_batch_free(&b);
+	return r;
+}
+
 /* Run a one-script text; return the predictions. */
 static struct dt_sresult run(const char *contract, enum dt_fs fs, const char *text)
 {
@@ -535,7 +550,8 @@ START_TEST(t_checker_bites_model)
 	/* every planted bug changes some scenario result on stock */
 	const char *s = "open d0 f0 creat\nopen d1 f1 creat\nwrite d0\nclose d0\n"
 			"error data f0 ENOSPC\nopen d2 f0\nfsync d2\nsyncfs d1\nerror meta EIO\n"
-			"syncfs d2\nerror data f0 EIO\nsfr d2 WRITE\nfsync d2\nerror meta EROFS\nsyncfs d1\n";
+			"syncfs d2\nerror data f0 EIO\nsfr d2 WRITE\nfsync d2\nerror meta EROFS\nsyncfs d1\n"
+			"open d3 raw\nerror data d3 EIO\nsyncfs d1\n";
 	struct dt_batch b = parse_ok(s);
 	struct dt_contract good, bad;
 	struct dt_sresult ref, pred;
@@ -559,6 +575,56 @@ START_TEST(t_checker_bites_model)
 }
 END_TEST
 
+/* The raw block device (generic/442's shape): one error, once to each of its
+ * descriptors, none to the filesystem's; it outlives every descriptor; a page
+ * whose write failed stays uptodate: neither a partial write nor a read reads it. */
+START_TEST(t_raw)
+{
+	const char *s = "open d0 raw\nopen d1 raw\nopen d5 f0 creat\nwrite d0 8192\n"
+			"fail d0\nfsync d0\nfsync d1\nfsync d0\nfsync d5\nsyncfs d5\n"
+			"syncfs d1\nwrite d1 100\nread d1 4096\nheal\nclose d0\n"
+			"error data d1 ENOSPC\nclose d1\nopen d2 raw rdonly\nfsync d2\n"
+			"ftruncate d2 0\nclose d2\nclose d5\n";
+	struct dt_sresult st = run("stock", FS_EXT2, s), pa = run("patched", FS_TMPFS, s),
+			  bug = run_bug(BUG_SAMPLE_RAW, FS_EXT2, s);
+
+	for (int k = 0; k < 2; k++) {
+		const struct dt_sresult *r = k ? &pa : &st;
+
+		ck_assert_int_eq(ERR(*r, 5), EIO);  /* fsync d0 */
+		ck_assert_int_eq(ERR(*r, 6), EIO);  /* fsync d1: its own cursor */
+		ck_assert_int_eq(ERR(*r, 7), 0);    /* once */
+		ck_assert_int_eq(ERR(*r, 8), 0);    /* the filesystem's file: not its error */
+		ck_assert_int_eq(ERR(*r, 9), 0);    /* nor its syncfs */
+		ck_assert_int_eq(ERR(*r, 10), 0);   /* syncfs of the device: devtmpfs */
+		ck_assert_int_eq(r->ops[11].ret[0], 100); /* page 0 uptodate: no read */
+		ck_assert_int_eq(r->ops[12].ret[0], 4096); /* nor here */
+		ck_assert_int_eq(ERR(*r, 18), ENOSPC); /* unseen after the last close */
+		ck_assert_int_eq(ERR(*r, 19), EINVAL); /* ftruncate of a block device */
+	}
+	ck_assert_int_eq(ERR(bug, 18), 0); /* sampling raw: the late opener misses it */
+	ck_assert_int_eq(st.ops[5].ntr, 1);
+	ck_assert_str_eq(st.ops[5].tr[0], "adv raw 0x0 0x1005");
+	dt_sresult_free(&st);
+	/* a page not cached on the failed device: part of it is read first (EIO),
+	 * a whole page is not; reading one fails */
+	st = run("stock", FS_EXT2, "open d0 raw\nfail d0\nwrite d0 100\nwrite d0 4096\n"
+		 "read d0 4096\nread d0 4096\n");
+	ck_assert_int_eq(ERR(st, 2), EIO);
+	ck_assert_int_eq(st.ops[3].ret[0], 4096);
+	ck_assert_int_eq(ERR(st, 4), EIO);
+	ck_assert_int_eq(ERR(st, 5), EIO);
+	parse_fails("open d0 raw creat\n", "t.dt:1: open raw takes rdonly, sync, dsync, direct");
+	parse_fails("open d0 raw\nmmap d0\n", "t.dt:2: mmap of d0, the raw block device");
+	parse_fails("open d0 raw\ndup d0 d1\nfallocate d1 0 0 4096\n",
+		    "t.dt:3: fallocate of d1, the raw block device");
+	parse_fails("open d0 f0 creat\nopen d1 raw\ncycle\n", "t.dt:3: cycle with d0 open");
+	dt_sresult_free(&st);
+	dt_sresult_free(&pa);
+	dt_sresult_free(&bug);
+}
+END_TEST
+
 START_TEST(t_parse_errors)
 {
 	parse_fails("open d0 f0 creat\nfsync d0\nfrobnicate d0\n", "t.dt:3: unknown operation 'frobnicate'");
@@ -566,7 +632,7 @@ START_TEST(t_parse_errors)
 	parse_fails("open d0 f0 creat\nclose d0\nwrite d0\n", "t.dt:3: bad descriptor d0");
 	parse_fails("open d0 f0\nopen d0 f1\n", "t.dt:2: descriptor d0 is already open");
 	parse_fails("open d99 f0\n", "t.dt:1: bad descriptor 'd99'");
-	parse_fails("open d0 f9\n", "t.dt:1: bad file 'f9'");
+	parse_fails("open d0 f9\n", "t.dt:1: bad file (or raw) 'f9'");
 	parse_fails("open d0 f0\nerror data f0 EWHAT\n", "t.dt:2: bad errno 'EWHAT'");
 	parse_fails("open d0 f0\nsfr d0 WRITE|SOON\n", "t.dt:2: bad sync_file_range flags");
 	parse_fails("script a\nsync\n", "t.dt:1: script a has no 'end'");
@@ -579,7 +645,8 @@ END_TEST
 START_TEST(t_print_roundtrip)
 {
 	const char *s = "script x\nopen d0 f0 creat rdonly\nwrite d0 100\nsfr d0 WAIT_BEFORE|WAIT_AFTER 0 4096\n"
-			"error data d0 ENOSPC\nerror meta 122\npar syncfs d0 ; fsync d0\nclose d0\nend\n";
+			"error data d0 ENOSPC\nerror meta 122\npar syncfs d0 ; fsync d0\nclose d0\n"
+			"open d1 raw sync\nend\n";
 	struct dt_batch b = parse_ok(s), b2;
 	char *buf;
 	size_t len;
@@ -638,6 +705,7 @@ int main(void)
 	int nf;
 
 	tcase_add_test(tc, t_many_fds);
+	tcase_add_test(tc, t_raw);
 	tcase_add_test(tc, t_syncfs_bdev_cursor);
 	tcase_add_test(tc, t_pg_evict);
 	tcase_add_test(tc, t_pg_reopen_no_evict);

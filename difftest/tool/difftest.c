@@ -217,7 +217,7 @@ static int gen_real;
 
 static void gen_one(FILE *f, const char *name, int nops)
 {
-	int open[DT_MAX_FDS] = {0}, mapped[DT_MAX_FDS] = {0};
+	int open[DT_MAX_FDS] = {0}, mapped[DT_MAX_FDS] = {0}, raw[DT_MAX_FDS] = {0};
 	const int nfiles = 3, nfds = 6;
 
 	fprintf(f, "script %s\n", name);
@@ -233,6 +233,17 @@ static void gen_one(FILE *f, const char *name, int nops)
 					nd = i;
 					break;
 				}
+			if (nd >= 0 && rnd(8) == 0) {
+				/* the raw block device (a disk of its own): in every
+				 * mode, O_DIRECT too (the model follows its I/O to the
+				 * failed device) */
+				uint32_t sy = rnd(8);
+
+				fprintf(f, "open d%d raw%s%s\n", nd, rnd(8) == 0 ? " rdonly" : "",
+					sy == 0 ? " sync" : sy == 1 ? " dsync" : sy == 2 ? " direct" : "");
+				open[nd] = raw[nd] = 1;
+				continue;
+			}
 			if (nd >= 0) {
 				uint32_t sy = rnd(12);
 
@@ -243,6 +254,7 @@ static void gen_one(FILE *f, const char *name, int nops)
 					sy == 0 ? " sync" : sy == 1 ? " dsync" : "",
 					sy == 2 && !gen_real ? " direct" : "");
 				open[nd] = 1;
+				raw[nd] = 0;
 				continue;
 			}
 		}
@@ -263,7 +275,7 @@ static void gen_one(FILE *f, const char *name, int nops)
 				}
 			if (k == 8) {
 				fprintf(f, "remount %s\n", rnd(2) ? "ro" : "rw");
-			} else if (k == 7 && !gen_real) {
+			} else if (k == 7 && !gen_real && !raw[d]) {
 				/* a shared mapping: stores, msync, munmap (not in real mode:
 				 * a fault reading a failed block is SIGBUS) */
 				uint32_t q = rnd(6);
@@ -294,7 +306,7 @@ static void gen_one(FILE *f, const char *name, int nops)
 						open[i] = mapped[i] = 0;
 					}
 				fprintf(f, "cycle\n");
-			} else if (k == 4 && !gen_real) {
+			} else if (k == 4 && !gen_real && !raw[d]) {
 				static const char *const modes[] = {
 					"0", "KEEP", "PUNCH|KEEP", "COLLAPSE", "INSERT", "ZERO", "ZERO|KEEP", "PUNCH",
 				};
@@ -304,20 +316,23 @@ static void gen_one(FILE *f, const char *name, int nops)
 				uint32_t len = rnd(10) ? (1 + rnd(3)) * 4096 : rnd(6000);
 
 				fprintf(f, "fallocate d%d %s %u %u\n", d, modes[mi], off, len);
-			} else if (k == 0 || ((k == 1 || k == 4) && gen_real))
+			} else if (k == 0 || ((k == 1 || k == 4) && gen_real) ||
+				   ((k == 4 || k == 7) && raw[d]))
 				fprintf(f, "read d%d %u\n", d, rnd(4) ? 4096 : 1 + rnd(16384));
 			else if (k == 1)
 				fprintf(f, "ftruncate d%d %u\n", d, rnd(4) * 4096);
 			else if (k == 2 && nd >= 0) {
 				fprintf(f, "dup d%d d%d\n", d, nd);
 				open[nd] = 1;
+				raw[nd] = raw[d];
 			} else
 				fprintf(f, "child %s d%d\n", cops[rnd(4)], d);
 			continue;
 		}
-		if (gen_real && r >= 66 && r < 70) {
+		if ((gen_real || raw[d]) && r >= 66 && r < 70) {
 			/* real mode: fail/heal in place of unlink (freed failed blocks
-			 * could be reused by another file) */
+			 * could be reused by another file); the raw device's
+			 * descriptors fail the whole device, in every mode */
 			if (rnd(3))
 				fprintf(f, "fail d%d\n", d);
 			else
