@@ -55,74 +55,56 @@ void m_bdev_open(struct m_state *m, const struct dt_op *op, struct out *w)
 	m_put(w, 0, 0);
 }
 
-/* the direct I/O itself (blkdev_direct_IO()): 512-byte alignment, then a bio
- * that fails on the dm error target (the whole request: EIO) */
-static long long direct_io(struct m_state *m, struct m_fd *f, long long len, int write)
+/*
+ * block/fops.c blkdev_write_iter() and blkdev_read_iter() (len > 0; a write
+ * on a descriptor open for writing). At or past the end of the device a write
+ * is ENOSPC, a read 0; across it both are shortened. Buffered: a write is
+ * generic_perform_write() through blkdev_write_begin() = block_write_begin()
+ * (6.12: iomap_file_buffered_write() with IOMAP_F_BUFFER_HEAD, the same
+ * __block_write_begin_int()), which reads a block (4096 bytes) it only partly
+ * overwrites unless its page is uptodate; a page whose writeback failed still
+ * is (its buffer is not, end_buffer_async_write(): clear_buffer_uptodate(),
+ * but __block_write_begin_int() marks the buffers of an uptodate folio
+ * uptodate without a read: tests/recorded-raw/partial-stale); a read is
+ * filemap_read() (readahead off: only the pages read come in). O_DIRECT
+ * (6.1 generic_file_direct_write(), 6.12 blkdev_direct_write(); reads alike):
+ * write-out of the range (the AS flag: the error, nothing done), a write
+ * invalidates the range, then blkdev_direct_IO(): 512-byte alignment, then a
+ * bio that fails on the dm error target (the whole request: EIO). Bytes or
+ * -errno.
+ */
+static long long bdev_rw(struct m_state *m, struct m_fd *f, long long len, int write)
 {
 	struct m_inode *in = &m->ino[f->ino];
+	int r;
 
+	if (f->pos >= in->size)
+		return write ? -ENOSPC : 0;
+	if (len > in->size - f->pos)
+		len = in->size - f->pos;
+	if (!f->odirect)
+		return write ? m_buffered_write(m, f, len) : m_buffered_read(m, f, len);
+	r = m_dio_flush(m, f, len);
+	if (r)
+		return r;
+	if (write)
+		m_drop_pages(in, f->pos / PAGE, (f->pos + len - 1) / PAGE);
 	if ((f->pos | len) & 511)
 		return -EINVAL;
 	if (f->pos / PAGE < in->fail_pages)
 		return -EIO;
-	if (write)
-		m_drop_pages(in, f->pos / PAGE, (f->pos + len - 1) / PAGE);
 	f->pos += len;
 	return len;
 }
 
-/*
- * block/fops.c blkdev_write_iter() (len > 0, open for writing): at or past the
- * end of the device ENOSPC, a write across it shortened; O_DIRECT:
- * generic_file_direct_write() (6.12 blkdev_direct_write(): the same order):
- * write-out of the range (the AS flag: the error, nothing written), invalidate
- * it, the direct I/O; else generic_perform_write() through
- * blkdev_write_begin() = block_write_begin(): a block (4096 bytes) only partly
- * overwritten is read first unless its page is uptodate (a buffer whose write
- * failed is not, end_buffer_async_write(): clear_buffer_uptodate(), but
- * __block_write_begin_int() sets it again on an uptodate folio without a
- * read: tests/recorded-raw/partial-stale). Bytes or -errno.
- */
 long long m_bdev_write(struct m_state *m, struct m_fd *f, long long len)
 {
-	struct m_inode *in = &m->ino[f->ino];
-	int r;
-
-	if (f->pos >= in->size)
-		return -ENOSPC;
-	if (len > in->size - f->pos)
-		len = in->size - f->pos;
-	if (!f->odirect)
-		return m_buffered_write(m, f, len);
-	r = m_dio_flush(m, f, len);
-	if (r)
-		return r;
-	m_drop_pages(in, f->pos / PAGE, (f->pos + len - 1) / PAGE);
-	return direct_io(m, f, len, 1);
+	return bdev_rw(m, f, len, 1);
 }
 
-/*
- * block/fops.c blkdev_read_iter() (len > 0): at or past the end 0, a read
- * across it shortened; O_DIRECT: filemap_write_and_wait_range() of the range
- * (the AS flag), then the direct I/O; else filemap_read() (readahead off:
- * only the pages read come in; a page not cached on the failed device: EIO,
- * or a short read).
- */
 long long m_bdev_read(struct m_state *m, struct m_fd *f, long long len)
 {
-	struct m_inode *in = &m->ino[f->ino];
-	int r;
-
-	if (f->pos >= in->size)
-		return 0;
-	if (len > in->size - f->pos)
-		len = in->size - f->pos;
-	if (!f->odirect)
-		return m_buffered_read(m, f, len);
-	r = m_dio_flush(m, f, len);
-	if (r)
-		return r;
-	return direct_io(m, f, len, 0);
+	return bdev_rw(m, f, len, 0);
 }
 
 /*
