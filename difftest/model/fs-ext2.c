@@ -10,9 +10,18 @@
  * iomap, with its buffered fallback written back and dropped */
 static long long ext2_dio_write(struct m_state *m, struct m_fd *f, long long len, struct out *w)
 {
-	if (m->k->iomap_dio_write_fallback)
+	if (m->k->ext2_iomap_dio)
 		return m_iomap_dio_write(m, f, len, 1);
 	return m_generic_dio_write(m, f, len, w);
+}
+
+/* 6.1 generic_file_read_iter() -> blockdev_direct_IO(); 6.12
+ * ext2_dio_read_iter(): iomap_dio_rw(), the end-of-file check first */
+static long long ext2_dio_read(struct m_state *m, struct m_fd *f, long long len)
+{
+	if (m->k->ext2_iomap_dio)
+		return m_iomap_dio_read(m, f, len);
+	return m_generic_dio_read(m, f, len);
 }
 
 const struct dt_fs_rules dt_fs_ext2 = {
@@ -23,5 +32,5 @@ const struct dt_fs_rules dt_fs_ext2 = {
 	.remount = m_remount_sync_ignored,
 	.fsync = m_generic_file_fsync,
 	.dio_write = ext2_dio_write,
-	.dio_read = m_generic_dio_read,
+	.dio_read = ext2_dio_read,
 };

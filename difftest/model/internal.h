@@ -204,6 +204,11 @@ struct dt_line_rules {
 	 * before shrinking or keeping it (6.1 fs/xfs/xfs_iops.c:850); 6.12 does
 	 * not (its only wait is the one after, fs/xfs/xfs_iops.c:910) */
 	unsigned xfs_shrink_waits : 1;
+	/* ext2 reads and writes O_DIRECT through iomap (ext2_dio_read_iter(),
+	 * ext2_dio_write_iter(), 6.12): a read at or past the end of the file
+	 * does nothing, not even the write-out; 6.1: blockdev_direct_IO() after
+	 * generic_file_read_iter()'s write-out */
+	unsigned ext2_iomap_dio : 1;
 };
 const struct dt_line_rules *dt_line_rules_of(enum dt_line l);
 

@@ -28,6 +28,8 @@ static const struct dt_line_rules lines[] = {
 		/* fs/exfat/inode.c exfat_direct_IO(): past i_size_aligned, buffered */
 		.exfat_dio_align_first = 0,
 		.xfs_shrink_waits = 1,
+		/* fs/ext2/inode.c ext2_direct_IO(): blockdev_direct_IO() */
+		.ext2_iomap_dio = 0,
 	},
 	[DT_LINE_6_12] = {
 		.name = "6.12",
@@ -56,6 +58,9 @@ static const struct dt_line_rules lines[] = {
 		.exfat_dio_align_first = 1,
 		/* fs/xfs/xfs_iops.c:873: xfs_truncate_page() only */
 		.xfs_shrink_waits = 0,
+		/* fs/ext2/file.c:166 ext2_dio_read_iter(): iomap_dio_rw()
+		 * (tests/recorded-6.12-ops/ext2-dio-eof) */
+		.ext2_iomap_dio = 1,
 	},
 };
 
