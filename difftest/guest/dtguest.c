@@ -718,16 +718,15 @@ static int uses_raw(const struct dt_script *s)
 
 /*
  * The raw device for a script that opens it: a dm device over --raw, made
- * once a batch, with readahead off (BLKRASET 0: a buffered read brings in
- * only the pages it reads, as the model has it), and its wb_err reset before
- * each script. Between scripts nothing holds it open, so its page cache went
- * at the last close (kill_bdev()).
+ * once a batch, with readahead off (fault.c: after every table load), and its
+ * wb_err reset before each script. Between scripts nothing holds it open, so
+ * its page cache went at the last close (kill_bdev()).
  */
 static int raw_setup(char *why, size_t len)
 {
 	char cmd[300];
 	struct stat st;
-	int fd, r;
+	int r;
 
 	if (!raw_live) {
 		if (fault_raw_up(RAW_NAME, RAW_NODE, opt_raw, why, len))
@@ -738,14 +737,6 @@ static int raw_setup(char *why, size_t len)
 			return -1;
 		}
 		raw_kdev = ((unsigned long)major(st.st_rdev) << 20) | minor(st.st_rdev);
-		fd = open(RAW_NODE, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || ioctl(fd, BLKRASET, 0UL)) {
-			snprintf(why, len, "BLKRASET 0 on %s: %s", RAW_NODE, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			return -1;
-		}
-		close(fd);
 	}
 	snprintf(cmd, sizeof(cmd), "reset %s", RAW_NODE);
 	if ((r = inject(cmd))) {

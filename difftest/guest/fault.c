@@ -258,10 +258,44 @@ int fault_dm_heal(void)
 	return dm_table(&fsdm);
 }
 
+/*
+ * The raw device reads no page ahead (BLKRASET 0): a buffered read brings in
+ * only the pages it reads, as the model has them. Every table load resets the
+ * disk's readahead (dm_table_set_restrictions() -> disk_update_readahead()),
+ * so it is turned off again after each; a descriptor takes its file's
+ * readahead from the disk at open. Opening the node here is not the last
+ * close of a device someone holds, and one nobody holds has no page.
+ */
+static int raw_ra_off(void)
+{
+	int fd = open(rawdm.node, O_RDONLY | O_CLOEXEC), r = 0;
+
+	if (fd < 0 || ioctl(fd, BLKRASET, 0UL))
+		r = -errno;
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+static int raw_table(void)
+{
+	int r = dm_table(&rawdm);
+
+	return r ? r : raw_ra_off();
+}
+
 /* the raw device: min_ratio 30 beside the filesystem's 50 */
 int fault_raw_up(const char *name, const char *node, const char *lower, char *why, size_t len)
 {
-	return dev_up(&rawdm, name, node, lower, "30", why, len);
+	int r;
+
+	if (dev_up(&rawdm, name, node, lower, "30", why, len))
+		return -1;
+	if ((r = raw_ra_off())) {
+		snprintf(why, len, "BLKRASET 0 on %s: %s", node, strerror(-r));
+		return -1;
+	}
+	return 0;
 }
 
 int fault_raw_fail(void)
@@ -269,7 +303,7 @@ int fault_raw_fail(void)
 	rawdm.nfail = 1;
 	rawdm.failseg[0].start = 0;
 	rawdm.failseg[0].len = rawdm.lower_sectors;
-	return dm_table(&rawdm);
+	return raw_table();
 }
 
 int fault_raw_nfail(void)
@@ -280,7 +314,7 @@ int fault_raw_nfail(void)
 int fault_raw_heal(void)
 {
 	rawdm.nfail = 0;
-	return dm_table(&rawdm);
+	return raw_table();
 }
 
 void fault_raw_down(void)

@@ -37,7 +37,8 @@ int fault_dm_heal(void);
 void fault_dm_down(void);
 /*
  * A second dm device NAME at NODE, linear over LOWER, used as a raw block
- * device (no filesystem): failed as a whole (an "error" table) and healed.
+ * device (no filesystem), with readahead off after every table load: failed
+ * as a whole (an "error" table) and healed.
  * Returns 0 or -1 with the reason in WHY (up), 0 or -errno (fail, heal).
  */
 int fault_raw_up(const char *name, const char *node, const char *lower, char *why, size_t len);
