@@ -160,8 +160,8 @@ void dt_op_format(const struct dt_op *op, char *buf, size_t len)
 
 	switch (op->code) {
 	case OP_OPEN:
-		if (op->file == DT_FILE_RAW)
-			snprintf(f, sizeof(f), "raw");
+		if (op->file == DT_FILE_RAW || op->file == DT_FILE_DEV)
+			snprintf(f, sizeof(f), op->file == DT_FILE_RAW ? "raw" : "dev");
 		else
 			snprintf(f, sizeof(f), "f%d", op->file);
 		snprintf(buf, len, "open d%d %s%s%s%s%s%s%s", op->fd, f,
@@ -353,8 +353,10 @@ static int parse_op(struct pctx *c, char **tok, int n, struct dt_op *op)
 			return -1;
 		if (n > 2 && !strcmp(tok[2], "raw"))
 			op->file = DT_FILE_RAW;
+		else if (n > 2 && !strcmp(tok[2], "dev"))
+			op->file = DT_FILE_DEV;
 		else if ((op->file = parse_idx(c, n > 2 ? tok[2] : NULL, 'f', DT_MAX_FILES,
-					       "file (or raw)")) < 0)
+					       "file (or raw, dev)")) < 0)
 			return -1;
 		for (i = 3; i < n; i++) {
 			if (!strcmp(tok[i], "creat"))
@@ -375,6 +377,10 @@ static int parse_op(struct pctx *c, char **tok, int n, struct dt_op *op)
 		}
 		if (op->file == DT_FILE_RAW && (op->flags & (OPEN_CREAT | OPEN_TRUNC)))
 			return perr(c, "open raw takes rdonly, sync, dsync, direct (not creat, trunc)");
+		if (op->file == DT_FILE_DEV && op->flags)
+			return perr(c, "open dev takes no flags (it is read-only)");
+		if (op->file == DT_FILE_DEV)
+			op->flags = OPEN_RDONLY;
 		return 0;
 	}
 	if (!strcmp(w, "write") || !strcmp(w, "read")) {
@@ -566,7 +572,8 @@ struct vstate {
 	unsigned char mapped[DT_MAX_FDS]; /* the descriptor has a mapping (mmap .. munmap) */
 	int desc[DT_MAX_FDS];       /* the open file description a descriptor names */
 	long long pos[DT_MAX_FDS];  /* per description: bytes written or read since open */
-	unsigned char raw[DT_MAX_FDS]; /* the descriptor names the raw block device */
+	unsigned char raw[DT_MAX_FDS]; /* the descriptor names a block device: 1 the raw
+					  one, 2 the filesystem's (dev) */
 };
 
 /* A description no open descriptor names (there is one: at most 16 are open). */
@@ -594,7 +601,7 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 			return perr(c, "descriptor d%d is already open", op->fd);
 		v->desc[op->fd] = free_desc(v);
 		v->open[op->fd] = 1;
-		v->raw[op->fd] = op->file == DT_FILE_RAW;
+		v->raw[op->fd] = op->file == DT_FILE_RAW ? 1 : op->file == DT_FILE_DEV ? 2 : 0;
 		v->pos[v->desc[op->fd]] = 0;
 		return 0;
 	case OP_CYCLE:
@@ -603,7 +610,7 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 		for (int i = 0; i < DT_MAX_FDS; i++)
 			if (v->open[i] && !v->raw[i])
 				return perr(c, "cycle with d%d open (umount would fail: EBUSY); close "
-					    "every descriptor but the raw device's first", i);
+					    "every descriptor but the block devices' first", i);
 		return 0;
 	case OP_DUP:
 		if (in_par)
@@ -636,7 +643,7 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 		if (!v->open[op->fd])
 			return perr(c, "bad descriptor d%d: not open here", op->fd);
 		if (v->raw[op->fd])
-			return perr(c, "%s of d%d, the raw block device: not modelled",
+			return perr(c, "%s of d%d, a block device: not modelled",
 				    dt_opname(op->code), op->fd);
 		if (op->code == OP_MMAP && v->mapped[op->fd])
 			return perr(c, "d%d is mapped already (munmap it first)", op->fd);
@@ -668,7 +675,10 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 		if (!v->open[op->fd])
 			return perr(c, "bad descriptor d%d: not open here", op->fd);
 		if (op->code == OP_FALLOCATE && v->raw[op->fd])
-			return perr(c, "fallocate of d%d, the raw block device: not modelled", op->fd);
+			return perr(c, "fallocate of d%d, a block device: not modelled", op->fd);
+		if ((op->code == OP_READ || op->code == OP_FAIL) && v->raw[op->fd] == 2)
+			return perr(c, "%s of d%d, the filesystem's device: not modelled",
+				    dt_opname(op->code), op->fd);
 		if (op->code == OP_CLOSE)
 			v->open[op->fd] = 0;
 		if (op->code == OP_WRITE || op->code == OP_READ) {
@@ -688,6 +698,9 @@ static int check_op(struct pctx *c, struct vstate *v, const struct dt_op *op, in
 			return perr(c, "error data cannot run inside par");
 		if (op->fd >= 0 && !v->open[op->fd])
 			return perr(c, "bad descriptor d%d: not open here", op->fd);
+		if (op->fd >= 0 && v->raw[op->fd] == 2)
+			return perr(c, "error data on d%d, the filesystem's device: use error meta",
+				    op->fd);
 		return 0;
 	case OP_PAR:
 		if (in_par)

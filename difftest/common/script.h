@@ -9,6 +9,9 @@
  *                            the raw block device (a 4 MiB disk of its own, apart
  *                            from the filesystem); its descriptors take no mmap,
  *                            fallocate; "fail dN" fails the whole device
+ *   open dN dev              the filesystem's own block device, read-only: its
+ *                            page cache holds the metadata buffers; fsync,
+ *                            fdatasync, sfr, syncfs, close, dup, child, par only
  *   write dN [LEN]           write LEN bytes (default 4096) at the file offset
  *   read dN [LEN]            read LEN bytes (default 4096) at the file offset
  *   ftruncate dN LEN         ftruncate() to LEN bytes
@@ -54,6 +57,8 @@
 #define DT_MAX_FILE_SIZE (4LL << 20)
 /* "open dN raw": op->file of the raw block device, whose size is DT_MAX_FILE_SIZE */
 #define DT_FILE_RAW DT_MAX_FILES
+/* "open dN dev": op->file of the filesystem's own block device (opened O_RDONLY) */
+#define DT_FILE_DEV (DT_MAX_FILES + 1)
 
 enum dt_opcode {
 	OP_OPEN,

@@ -76,7 +76,8 @@ static FILE *out;
 static dev_t fs_dev;
 
 static int fds[DT_MAX_FDS];
-static unsigned char fd_raw[DT_MAX_FDS]; /* the descriptor is the raw device's */
+static unsigned char fd_raw[DT_MAX_FDS]; /* the descriptor is the raw device's (1) or
+					   the filesystem's device's (2) */
 
 /* guest seconds per phase of a batch, for "DT I phases" (where the time goes) */
 enum { PH_SETUP, PH_OPS, PH_TRACE, PH_TEARDOWN, PH_N };
@@ -337,6 +338,14 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 			result(o, which, fds[op->fd] < 0 ? -1 : 0, errno);
 			return;
 		}
+		if (op->file == DT_FILE_DEV) {
+			/* the filesystem's own device, read-only beside the mount;
+			 * tmpfs has none (the model: the same) */
+			fds[op->fd] = gfs->bdev ? open(DM_NODE, O_RDONLY | O_CLOEXEC) : -1;
+			fd_raw[op->fd] = 2;
+			result(o, which, fds[op->fd] < 0 ? -1 : 0, gfs->bdev ? errno : ENOTBLK);
+			return;
+		}
 		fd_raw[op->fd] = 0;
 		fpath(p, sizeof(p), op->file);
 		created = (fl & O_CREAT) && lstat(p, &st) < 0 && errno == ENOENT;
@@ -568,7 +577,7 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 			}
 			snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
 		}
-		if (op->file < 0 && fd_raw[op->fd])
+		if (op->file < 0 && fd_raw[op->fd] == 1)
 			snprintf(cmd, sizeof(cmd), "fd %d %d", fd, op->err); /* the bdev's mapping */
 		else
 			snprintf(cmd, sizeof(cmd), "data %s %d", p, op->err);
@@ -581,7 +590,7 @@ static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
 			result(o, which, -1, EBADF);
 			return;
 		}
-		if (fd_raw[op->fd])
+		if (fd_raw[op->fd] == 1)
 			r = fault_raw_fail(); /* the whole raw device, nothing written out */
 		else
 			r = fault_dm_fail_fd(fd, 1); /* write the file out, then fail its extents */

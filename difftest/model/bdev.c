@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The raw block device ("open dN raw"): a 4 MiB disk of its own, apart from
- * the filesystem under test, opened through its device node, so the file's
- * page cache is the block device's (bd_inode's mapping). Rules of 6.1's
- * block/fops.c and block/bdev.c; 6.12 reads the same for every op here
+ * Block devices opened through their nodes, so the file's page cache is the
+ * block device's (bd_inode's mapping): the raw one ("open dN raw"), a 4 MiB
+ * disk of its own, apart from the filesystem under test, and the filesystem's
+ * own ("open dN dev", read-only), whose mapping holds the metadata buffers
+ * (its wb_err and AS flags are those "error meta" sets: M_BDEV()). Rules of
+ * 6.1's block/fops.c and block/bdev.c; 6.12 reads the same for every op here
  * (blkdev_write_iter(), blkdev_read_iter(), blkdev_fsync(), bdev_release()).
  *
  * The device node lives on devtmpfs, so the descriptor's superblock is
@@ -18,20 +20,25 @@
 
 #include "internal.h"
 
-/* the bdev inode: made with the state (m_state_init()), never freed */
-void m_bdev_init(struct m_state *m, int i)
+/* the bdev inodes: made with the state (m_state_init()), never freed; the
+ * filesystem's size is not modelled (nothing reads or writes it) */
+void m_bdev_init(struct m_state *m)
 {
-	struct m_inode *in = &m->ino[i];
+	for (int i = 0; i < 2; i++) {
+		struct m_inode *in = &m->ino[i];
 
-	memset(in, 0, sizeof(*in));
-	in->used = 1;
-	in->raw = 1;
-	in->dino = -1;
-	in->label = -1;
-	in->linked = 1; /* never "unlinked and open" (remount ro does not look at it) */
-	in->size = DT_MAX_FILE_SIZE;
-	in->disk_isize = DT_MAX_FILE_SIZE;
-	m->raw = i;
+		memset(in, 0, sizeof(*in));
+		in->used = 1;
+		in->bdev = 1;
+		in->raw = i == 0;
+		in->dino = -1;
+		in->label = -1;
+		in->linked = 1; /* never "unlinked and open" */
+		in->size = in->raw ? DT_MAX_FILE_SIZE : 0;
+		in->disk_isize = in->size;
+	}
+	m->raw = 0;
+	m->dev = 1;
 }
 
 /*
@@ -40,16 +47,22 @@ void m_bdev_init(struct m_state *m, int i)
  * (filemap_sample_wb_err()); the first opener sets the block size
  * (set_init_blocksize(): 4096 for this disk). f_sb_err, f_md_wb_err (patched)
  * sample devtmpfs, which has no block device and no error: never consulted.
+ * The filesystem's device is opened read-only beside the mount (no exclusive
+ * claim: no conflict with the filesystem's); tmpfs has none (the guest:
+ * ENOTBLK, without opening anything).
  */
 void m_bdev_open(struct m_state *m, const struct dt_op *op, struct out *w)
 {
-	struct m_fd *f = m_fd_new(m, op->fd);
-	struct m_inode *in = &m->ino[m->raw];
+	int i = op->file == DT_FILE_DEV ? m->dev : m->raw;
+	struct m_inode *in = &m->ino[i];
+	struct m_fd *f;
 
-	f->ino = m->raw;
-	f->rdonly = !!(op->flags & OPEN_RDONLY);
-	f->osync = !!(op->flags & (OPEN_SYNC | OPEN_DSYNC));
-	f->odirect = !!(op->flags & OPEN_DIRECT);
+	if (i == m->dev && m->fsr->no_disk) {
+		m->slot[op->fd] = -1;
+		m_put(w, -1, ENOTBLK);
+		return;
+	}
+	f = m_fd_new(m, op, i);
 	f->f_wb_err = m->c.bug == BUG_SAMPLE_RAW ? in->wb_err : errseq_sample(&in->wb_err);
 	in->nopen++;
 	m_put(w, 0, 0);

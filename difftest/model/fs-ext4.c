@@ -37,7 +37,7 @@ static int ext4_sync_file(struct m_state *m, struct m_fd *f, long long first, lo
  */
 static int ext4_remount(struct m_state *m, int going_ro)
 {
-	unsigned keep = m->bdev_as;
+	unsigned keep = M_BDEV(m).as;
 	int r;
 
 	if (!going_ro)
@@ -46,7 +46,7 @@ static int ext4_remount(struct m_state *m, int going_ro)
 		return m_sync_filesystem(m, 0);
 	r = m_sync_filesystem(m, 0);
 	(void)r;
-	m->bdev_as = keep;
+	M_BDEV(m).as = keep;
 	return 0;
 }
 
@@ -67,7 +67,7 @@ static void ext4_meta_error(struct m_state *m)
 	if (m->k->jbd2_aborts_on_bdev_err)
 		m->cut = 1;
 	else
-		errseq_check_and_advance(&m->bdev_wb_err, &m->ext4_bdev_cursor);
+		errseq_check_and_advance(&M_BDEV(m).wb_err, &m->ext4_bdev_cursor);
 }
 
 static int any_dirty(const struct m_inode *in)
@@ -179,7 +179,7 @@ static int ext4_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, long
 static void ext4_mount(struct m_state *m)
 {
 	m->ext4_bdev_cursor = 0;
-	errseq_check_and_advance(&m->bdev_wb_err, &m->ext4_bdev_cursor);
+	errseq_check_and_advance(&M_BDEV(m).wb_err, &m->ext4_bdev_cursor);
 }
 
 /*

@@ -50,10 +50,10 @@ static int exfat_file_fsync(struct m_state *m, struct m_fd *f, long long first, 
 	if (ret)
 		return ret;
 	if (m->c.md_cursor && m->c.fat_md_once) {
-		m->bdev_as = 0;
+		M_BDEV(m).as = 0;
 		return m_file_check_and_advance_md_wb_err(m, f, w);
 	}
-	return m_filemap_check_errors(&m->bdev_as);
+	return m_filemap_check_errors(&M_BDEV(m).as);
 }
 
 /*
@@ -66,7 +66,7 @@ static int exfat_file_fsync(struct m_state *m, struct m_fd *f, long long first, 
  */
 static int exfat_sync_fs(struct m_state *m)
 {
-	m->bdev_as = 0;
+	M_BDEV(m).as = 0;
 	return 0;
 }
 

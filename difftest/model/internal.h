@@ -57,9 +57,13 @@ struct m_inode {
 	int fail_pages; /* pages [0, fail_pages) sit on a dm error target (copy of disk_fail) */
 	uint64_t dirty[MAX_PAGES / 64]; /* dirty page-cache pages */
 	uint64_t cached[MAX_PAGES / 64];/* pages in the page cache (uptodate) */
-	int raw;        /* the raw block device's inode (model/bdev.c): no name, never
-			   evicted, not the filesystem's */
+	int bdev;       /* a block device's inode (model/bdev.c): no name, never evicted,
+			   not one of the filesystem's files */
+	int raw;        /* ... the raw block device's (m->raw), else the filesystem's (m->dev) */
 };
+
+/* the filesystem's block device's mapping: sb->s_bdev->bd_inode->i_mapping */
+#define M_BDEV(m) ((m)->ino[(m)->dev])
 
 /* An open file description (struct file); descriptors name one through m_state.slot. */
 struct m_fd {
@@ -97,8 +101,9 @@ struct m_state {
 	struct m_fd none;           /* what a descriptor without one reads: closed */
 	long long map_len[DT_MAX_FDS]; /* dN's shared mapping (mmap .. munmap), 0: none */
 	errseq_t s_wb_err;          /* sb->s_wb_err */
-	errseq_t bdev_wb_err;       /* sb->s_bdev->bd_inode->i_mapping->wb_err */
-	unsigned bdev_as;
+	int dev;                    /* the filesystem's block device's inode in ino[]: its
+				       wb_err and as are sb->s_bdev->bd_inode->i_mapping's
+				       (M_BDEV()), and "open dN dev" opens it */
 	errseq_t ext4_bdev_cursor;  /* EXT4_SB(sb)->s_bdev_wb_err */
 };
 
@@ -213,7 +218,7 @@ struct dt_line_rules {
 const struct dt_line_rules *dt_line_rules_of(enum dt_line l);
 
 /* the raw block device (model/bdev.c) */
-void m_bdev_init(struct m_state *m, int i);
+void m_bdev_init(struct m_state *m);
 void m_bdev_open(struct m_state *m, const struct dt_op *op, struct out *w);
 long long m_bdev_write(struct m_state *m, struct m_fd *f, long long len);
 long long m_bdev_read(struct m_state *m, struct m_fd *f, long long len);
@@ -227,8 +232,9 @@ void m_bdev_sync(struct m_state *m);
 void m_state_init(struct m_state *m, const struct dt_contract *c, enum dt_fs fs);
 void m_step(struct m_state *m, const struct dt_op *op, struct out *w);
 void m_put(struct out *w, long ret, int err);
-/* a new struct file for descriptor @fd (alloc_empty_file()): one reference, open */
-struct m_fd *m_fd_new(struct m_state *m, int fd);
+/* a new struct file for @op's descriptor on inode @ino (alloc_empty_file()): one
+ * reference, open, with @op's open flags */
+struct m_fd *m_fd_new(struct m_state *m, const struct dt_op *op, int ino);
 /* the trace object of inode @i: "fN" (its label) or "raw" */
 const char *m_obj(const struct m_state *m, int i, char *buf, size_t len);
 void m_writeback(struct m_state *m, int i, long long first, long long last);

@@ -40,9 +40,9 @@ int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *
 		m_step(&cand[n], &op->sub[!order], &w1);
 		n++;
 	}
-	/* (the raw device's syncfs syncs devtmpfs: no channel at all) */
+	/* (a block device's syncfs syncs devtmpfs: no channel at all) */
 	if (op->sub[0].code == OP_SYNCFS && op->sub[1].code == OP_SYNCFS && one &&
-	    !m->ino[m->fd[k0].ino].raw) {
+	    !m->ino[m->fd[k0].ino].bdev) {
 		/*
 		 * syncfs() reports through two channels: sync_filesystem()'s
 		 * test-and-clear of AS_EIO/AS_ENOSPC on the bdev mapping (one

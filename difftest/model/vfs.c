@@ -35,7 +35,7 @@ void m_state_init(struct m_state *m, const struct dt_contract *c, enum dt_fs fs)
 		m->name[i] = -1;
 	for (int i = 0; i < DT_MAX_FDS; i++)
 		m->slot[i] = -1;
-	m_bdev_init(m, 0); /* the raw block device's inode (model/bdev.c) */
+	m_bdev_init(m); /* the block devices' inodes (model/bdev.c) */
 	/* The guest starts each script on a fresh mount over a block device whose
 	 * wb_err it reset to 0 (as invalidate_disk() does); ext4's mount then
 	 * samples it (errseq_check_and_advance from 0: stays 0). */
@@ -128,24 +128,28 @@ static void name_drop(struct m_state *m, int file)
 
 const char *m_obj(const struct m_state *m, int i, char *buf, size_t len)
 {
-	if (m->ino[i].raw)
-		return "raw";
+	if (m->ino[i].bdev)
+		return m->ino[i].raw ? "raw" : "bdev";
 	snprintf(buf, len, "f%d", m->ino[i].label);
 	return buf;
 }
 
-struct m_fd *m_fd_new(struct m_state *m, int fd)
+struct m_fd *m_fd_new(struct m_state *m, const struct dt_op *op, int ino)
 {
 	struct m_fd *f;
 	int k;
 
 	for (k = 0; m->fd[k].refs; k++)
 		;
-	m->slot[fd] = k;
+	m->slot[op->fd] = k;
 	f = &m->fd[k];
 	memset(f, 0, sizeof(*f));
 	f->refs = 1;
 	f->state = 1;
+	f->ino = ino;
+	f->rdonly = !!(op->flags & OPEN_RDONLY);
+	f->osync = !!(op->flags & (OPEN_SYNC | OPEN_DSYNC));
+	f->odirect = !!(op->flags & OPEN_DIRECT);
 	return f;
 }
 
@@ -243,7 +247,7 @@ void m_writeback(struct m_state *m, int i, long long first, long long last)
 void m_writeback_all(struct m_state *m)
 {
 	for (int i = 0; i < MAX_INODES; i++)
-		if (m->ino[i].used && !m->ino[i].raw)
+		if (m->ino[i].used && !m->ino[i].bdev)
 			m_writeback(m, i, 0, MAX_PAGES - 1);
 }
 
@@ -537,10 +541,10 @@ int m_file_check_and_advance_md_wb_err(struct m_state *m, struct m_fd *f, struct
 {
 	int err = 0;
 
-	if (errseq_check(&m->bdev_wb_err, f->f_md_wb_err)) {
+	if (errseq_check(&M_BDEV(m).wb_err, f->f_md_wb_err)) {
 		errseq_t old = f->f_md_wb_err;
 
-		err = errseq_check_and_advance(&m->bdev_wb_err, &f->f_md_wb_err);
+		err = errseq_check_and_advance(&M_BDEV(m).wb_err, &f->f_md_wb_err);
 		if (w->o)
 			dt_opres_trace(w->o, "mdadv f%d 0x%x 0x%x", m->ino[f->ino].label, old,
 				       f->f_md_wb_err);
@@ -586,7 +590,7 @@ int m_sb_errs(struct m_state *m, struct m_fd *f)
 	int err = errseq_check_and_advance(&m->s_wb_err, &f->f_sb_err), bdev_err = 0;
 
 	if (m->c.syncfs_bdev_cursor)
-		bdev_err = errseq_check_and_advance(&m->bdev_wb_err, &f->f_sb_bdev_err);
+		bdev_err = errseq_check_and_advance(&M_BDEV(m).wb_err, &f->f_sb_bdev_err);
 	return err ? err : bdev_err;
 }
 
@@ -610,7 +614,7 @@ int m_sync_filesystem(struct m_state *m, int syncfs)
 		return ret;
 	if (!m->fsr->has_bdev)
 		return 0; /* sync_blockdev(NULL) */
-	ret = m_filemap_check_errors(&m->bdev_as);
+	ret = m_filemap_check_errors(&M_BDEV(m).as);
 	return syncfs && m->c.syncfs_cursor_only ? 0 : ret;
 }
 
@@ -642,7 +646,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 	case OP_OPEN: {
 		int i;
 
-		if (op->file == DT_FILE_RAW) {
+		if (op->file == DT_FILE_RAW || op->file == DT_FILE_DEV) {
 			m_bdev_open(m, op, w);
 			return;
 		}
@@ -674,11 +678,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			return;
 		}
 		/* a new struct file (fs/file_table.c alloc_empty_file()) */
-		f = m_fd_new(m, op->fd);
-		f->ino = i;
-		f->rdonly = !!(op->flags & OPEN_RDONLY);
-		f->osync = !!(op->flags & (OPEN_SYNC | OPEN_DSYNC));
-		f->odirect = !!(op->flags & OPEN_DIRECT);
+		f = m_fd_new(m, op, i);
 		if ((op->flags & OPEN_TRUNC) && m->fsr->setsize) {
 			/* fs/namei.c handle_truncate() -> do_truncate(), after the
 			 * open: a ->setattr that fails (xfs, btrfs: the AS flag) fails
@@ -708,7 +708,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			f->f_wb_err = errseq_sample(&m->ino[i].wb_err);
 		f->f_sb_err = errseq_sample(&m->s_wb_err);
 		/* patched: f_md_wb_err = filemap_sample_wb_err(bdev mapping) */
-		f->f_md_wb_err = errseq_sample(&m->bdev_wb_err);
+		f->f_md_wb_err = errseq_sample(&M_BDEV(m).wb_err);
 		/* patched: f_sb_bdev_err = file_sample_sb_bdev_err(), the same */
 		f->f_sb_bdev_err = f->f_md_wb_err;
 		m->ino[i].nopen++;
@@ -727,7 +727,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			m_put(w, 0, 0); /* generic_write_checks(): nothing to do */
 			return;
 		}
-		if (m->ino[f->ino].raw)
+		if (m->ino[f->ino].bdev)
 			n = m_bdev_write(m, f, op->len);
 		else if (f->odirect)
 			n = m->fsr->dio_write(m, f, op->len, w);
@@ -740,7 +740,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		 * new_sync_write() sets *ppos = ki_pos only when the result is > 0
 		 * (tests/recorded-ops/osync-pos.dt, found on ext4 data=journal) */
 		if (n > 0 && f->osync) {
-			r = (m->ino[f->ino].raw ? m_bdev_fsync : m->fsr->fsync)(
+			r = (m->ino[f->ino].bdev ? m_bdev_fsync : m->fsr->fsync)(
 				m, f, (f->pos - n) / PAGE, (f->pos - 1) / PAGE, w);
 			if (r) {
 				f->pos -= n;
@@ -765,7 +765,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			m_put(w, 0, 0); /* generic_file_read_iter(), ext4: nothing to read */
 			return;
 		}
-		if (m->ino[f->ino].raw)
+		if (m->ino[f->ino].bdev)
 			n = m_bdev_read(m, f, op->len);
 		else if (f->odirect)
 			n = m->fsr->dio_read(m, f, op->len);
@@ -787,7 +787,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		}
 		/* fs/open.c do_sys_ftruncate(): a descriptor not open for writing,
 		 * or not of a regular file (the raw device), gets EINVAL */
-		if (f->rdonly || m->ino[f->ino].raw) {
+		if (f->rdonly || m->ino[f->ino].bdev) {
 			fail(w, EINVAL);
 			return;
 		}
@@ -823,7 +823,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		if (ro && !m->rdonly) {
 			/* (a descriptor of the raw device is on devtmpfs's mount) */
 			for (int k = 0; k < DT_MAX_FDS; k++)
-				if (m->fd[k].refs && !m->fd[k].rdonly && !m->ino[m->fd[k].ino].raw) {
+				if (m->fd[k].refs && !m->fd[k].rdonly && !m->ino[m->fd[k].ino].bdev) {
 					fail(w, EBUSY);
 					return;
 				}
@@ -897,7 +897,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		if (m->fsr->sync_fs)
 			m->fsr->sync_fs(m);
 		for (int i = 0; i < MAX_INODES; i++)
-			if (m->ino[i].used && !m->ino[i].raw)
+			if (m->ino[i].used && !m->ino[i].bdev)
 				inode_drop(m, i);
 		if (m->fsr->no_disk) { /* tmpfs: the files went with the superblock */
 			for (int fl = 0; fl < DT_MAX_FILES; fl++)
@@ -907,7 +907,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		/* kill_block_super() -> blkdev_put(): the last opener's
 		 * blkdev_flush_mapping() -> sync_blockdev(): the bdev's AS flags
 		 * are cleared, the result dropped; its wb_err stays with the device */
-		m->bdev_as = 0;
+		M_BDEV(m).as = 0;
 		/* mount: a new super_block (alloc_super(): s_wb_err 0), read-write */
 		m->s_wb_err = 0;
 		m->rdonly = 0;
@@ -915,8 +915,8 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		 * bdev_forget_wb_err(): errseq_check_and_advance() from 0 marks an
 		 * unseen error seen; filemap_check_errors() clears the flags */
 		if (m->fsr->has_bdev && m->c.mount_forgets) {
-			errseq_check_and_advance(&m->bdev_wb_err, &since);
-			m->bdev_as = 0;
+			errseq_check_and_advance(&M_BDEV(m).wb_err, &since);
+			M_BDEV(m).as = 0;
 		}
 		if (m->fsr->mount)
 			m->fsr->mount(m);
@@ -1041,7 +1041,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			fail(w, EBADF);
 			return;
 		}
-		r = (m->ino[f->ino].raw ? m_bdev_fsync : m->fsr->fsync)(m, f, 0, MAX_PAGES - 1, w);
+		r = (m->ino[f->ino].bdev ? m_bdev_fsync : m->fsr->fsync)(m, f, 0, MAX_PAGES - 1, w);
 		m_put(w, r ? -1 : 0, -r);
 		return;
 	case OP_SFR: {
@@ -1092,7 +1092,7 @@ sfr_out:
 		}
 		/* the raw device's node is on devtmpfs: syncfs(2) syncs that, no
 		 * block device, no error (nor on the patched kernel) */
-		r = m->ino[f->ino].raw ? 0 : do_syncfs(m, f);
+		r = m->ino[f->ino].bdev ? 0 : do_syncfs(m, f);
 		m_put(w, r ? -1 : 0, -r);
 		return;
 	case OP_CLOSE:
@@ -1176,7 +1176,7 @@ sfr_out:
 		for (int i = 0; i < MAX_INODES; i++) {
 			errseq_t e;
 
-			if (!m->ino[i].used || m->ino[i].nopen || m->ino[i].raw)
+			if (!m->ino[i].used || m->ino[i].nopen || m->ino[i].bdev)
 				continue;
 			e = m->ino[i].wb_err;
 			if (m->c.keep_unseen && m->fsr->wb_err_record && (e & ERRSEQ_ERRNO_MASK) &&
@@ -1239,7 +1239,7 @@ sfr_out:
 		 * 6.12 has no bd_super: it sets s_wb_err only for a buffer on an
 		 * inode's b_assoc_map list (fs/buffer.c:1220), so a metadata block's
 		 * failure never reaches the superblock (scenarios/meta.dt, scn.meta). */
-		mapping_set_error(m, &m->bdev_wb_err, m->c.bug == BUG_NO_AS_FLAGS ? &dummy : &m->bdev_as,
+		mapping_set_error(m, &M_BDEV(m).wb_err, m->c.bug == BUG_NO_AS_FLAGS ? &dummy : &M_BDEV(m).as,
 				  NULL, "bdev", w, op->err);
 		if (m->c.bug != BUG_NO_SB_ERR && m->k->meta_sets_sb_err)
 			errseq_set(&m->s_wb_err, -(m->c.bug == BUG_ENOSPC_AS_EIO && op->err == ENOSPC

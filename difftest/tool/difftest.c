@@ -217,6 +217,8 @@ static int gen_real;
 
 static void gen_one(FILE *f, const char *name, int nops)
 {
+	/* raw: the descriptor is the raw block device's (1) or the filesystem's
+	 * device's (2, read-only: no read, fail or error data on it) */
 	int open[DT_MAX_FDS] = {0}, mapped[DT_MAX_FDS] = {0}, raw[DT_MAX_FDS] = {0};
 	const int nfiles = 3, nfds = 6;
 
@@ -239,6 +241,13 @@ static void gen_one(FILE *f, const char *name, int nops)
 				 * failed device) */
 				uint32_t sy = rnd(8);
 
+				if (sy == 7) {
+					/* one in eight of them: the filesystem's own device */
+					fprintf(f, "open d%d dev\n", nd);
+					open[nd] = 1;
+					raw[nd] = 2;
+					continue;
+				}
 				fprintf(f, "open d%d raw%s%s\n", nd, rnd(8) == 0 ? " rdonly" : "",
 					sy == 0 ? " sync" : sy == 1 ? " dsync" : sy == 2 ? " direct" : "");
 				open[nd] = raw[nd] = 1;
@@ -316,8 +325,10 @@ static void gen_one(FILE *f, const char *name, int nops)
 				uint32_t len = rnd(10) ? (1 + rnd(3)) * 4096 : rnd(6000);
 
 				fprintf(f, "fallocate d%d %s %u %u\n", d, modes[mi], off, len);
-			} else if (k == 0 || ((k == 1 || k == 4) && gen_real) ||
-				   ((k == 4 || k == 7) && raw[d]))
+			} else if (raw[d] == 2 && (k == 0 || k == 4 || k == 7 || (k == 1 && gen_real)))
+				fprintf(f, "fsync d%d\n", d);
+			else if (k == 0 || ((k == 1 || k == 4) && gen_real) ||
+				 ((k == 4 || k == 7) && raw[d]))
 				fprintf(f, "read d%d %u\n", d, rnd(4) ? 4096 : 1 + rnd(16384));
 			else if (k == 1)
 				fprintf(f, "ftruncate d%d %u\n", d, rnd(4) * 4096);
@@ -329,7 +340,7 @@ static void gen_one(FILE *f, const char *name, int nops)
 				fprintf(f, "child %s d%d\n", cops[rnd(4)], d);
 			continue;
 		}
-		if ((gen_real || raw[d]) && r >= 66 && r < 70) {
+		if (((gen_real && raw[d] != 2) || raw[d] == 1) && r >= 66 && r < 70) {
 			/* real mode: fail/heal in place of unlink (freed failed blocks
 			 * could be reused by another file); the raw device's
 			 * descriptors fail the whole device, in every mode */
@@ -374,7 +385,7 @@ static void gen_one(FILE *f, const char *name, int nops)
 			char eb[16];
 			int e = pick_err();
 
-			if (rnd(2))
+			if (rnd(2) || raw[d] == 2)
 				fprintf(f, "error data f%u %s\n", rnd(nfiles), dt_errname(e, eb, sizeof(eb)));
 			else
 				fprintf(f, "error data d%d %s\n", d, dt_errname(e, eb, sizeof(eb)));
@@ -382,7 +393,7 @@ static void gen_one(FILE *f, const char *name, int nops)
 			char eb[16];
 
 			/* no block device (tmpfs): a data error in its place */
-			if (dt_fs_has_bdev(fs))
+			if (dt_fs_has_bdev(fs) || raw[d] == 2)
 				fprintf(f, "error meta %s\n", dt_errname(pick_err(), eb, sizeof(eb)));
 			else
 				fprintf(f, "error data d%d %s\n", d, dt_errname(pick_err(), eb, sizeof(eb)));
