@@ -636,6 +636,16 @@ static int do_syncfs(struct m_state *m, struct m_fd *f)
 	return ret ? ret : ret2;
 }
 
+/* vfs_fsync_range() of pages [first, last]: the file's ->fsync, a block
+ * device's blkdev_fsync() (model/bdev.c) or the filesystem's */
+static int file_fsync(struct m_state *m, struct m_fd *f, long long first, long long last,
+		      struct out *w)
+{
+	if (m->ino[f->ino].bdev)
+		return m_bdev_fsync(m, f, first, last, w);
+	return m->fsr->fsync(m, f, first, last, w);
+}
+
 /* One op (not par). Returns the result through @w. */
 void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 {
@@ -740,8 +750,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		 * new_sync_write() sets *ppos = ki_pos only when the result is > 0
 		 * (tests/recorded-ops/osync-pos.dt, found on ext4 data=journal) */
 		if (n > 0 && f->osync) {
-			r = (m->ino[f->ino].bdev ? m_bdev_fsync : m->fsr->fsync)(
-				m, f, (f->pos - n) / PAGE, (f->pos - 1) / PAGE, w);
+			r = file_fsync(m, f, (f->pos - n) / PAGE, (f->pos - 1) / PAGE, w);
 			if (r) {
 				f->pos -= n;
 				n = r;
@@ -985,7 +994,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			return;
 		}
 		f = fd_of(m, op);
-		r = op->flags & MSYNC_SYNC ? m->fsr->fsync(m, f, 0, m->map_len[op->fd] / PAGE - 1, w) : 0;
+		r = op->flags & MSYNC_SYNC ? file_fsync(m, f, 0, m->map_len[op->fd] / PAGE - 1, w) : 0;
 		m_put(w, r ? -1 : 0, -r);
 		return;
 	case OP_MUNMAP:
@@ -1041,7 +1050,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 			fail(w, EBADF);
 			return;
 		}
-		r = (m->ino[f->ino].bdev ? m_bdev_fsync : m->fsr->fsync)(m, f, 0, MAX_PAGES - 1, w);
+		r = file_fsync(m, f, 0, MAX_PAGES - 1, w);
 		m_put(w, r ? -1 : 0, -r);
 		return;
 	case OP_SFR: {
