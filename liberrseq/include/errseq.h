@@ -18,6 +18,20 @@
 #ifndef LIBERRSEQ_ERRSEQ_H
 #define LIBERRSEQ_ERRSEQ_H
 
+/*
+ * What this header needs of the compiler: C99 (static inline functions,
+ * <stdint.h>; GNU C89, where inline is an extension, works too) or C++, and
+ * the GCC/Clang __atomic builtins, __builtin_expect and __attribute__
+ * (GCC and Clang have them all; both predefine __ATOMIC_RELAXED).
+ */
+#if !defined(__cplusplus) && defined(__STRICT_ANSI__) && \
+	(!defined(__STDC_VERSION__) || __STDC_VERSION__ < 199901L)
+#error "liberrseq: errseq.h needs C99 or later (static inline, <stdint.h>): compile with -std=c99 or newer"
+#endif
+#ifndef __ATOMIC_RELAXED
+#error "liberrseq: errseq.h needs the __atomic builtins of GCC or Clang"
+#endif
+
 #include <pthread.h>
 #include <stdint.h>
 
