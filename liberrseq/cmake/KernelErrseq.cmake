@@ -13,6 +13,9 @@
 # Targets: errseq_kernel32, errseq_kernel64, errseq_kernel_warn (WARN's
 # counter, kernel_errseq_warnings), and errseq_kernel, which links all three
 # and carries kernel_errseq.h's directory.
+# The top level sets the tarball; a build of liberrseq alone gets the same.
+set(LIBERRSEQ_LINUX_TARBALL "/usr/src/linux-source-6.1.tar.xz" CACHE FILEPATH
+    "Debian linux-source-6.1 tarball")
 if(NOT EXISTS ${LIBERRSEQ_LINUX_TARBALL})
   message(STATUS "${LIBERRSEQ_LINUX_TARBALL} is missing: no errseq_kernel "
     "(install linux-source-6.1: scripts/deps.sh base)")

@@ -109,7 +109,7 @@ Cflags: -I${includedir}
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/liberrseq-table.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
-if(BUILD_TESTING)
+if(LIBERRSEQ_TESTING)
   add_subdirectory(${CMAKE_CURRENT_LIST_DIR}/../tests/table
     ${CMAKE_CURRENT_BINARY_DIR}/table-tests)
 endif()
