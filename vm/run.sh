@@ -23,6 +23,7 @@
 #   121  kernel splat: BUG:, WARNING:, Oops, lockdep report, ... (unless --allow-splat)
 #   122  no exit status from the guest: kernel panic, failed boot, guest init died
 #   123  timeout: QEMU killed after --timeout seconds
+#   124  hang: the kernel printed nothing within VM_BOOT_SILENCE seconds (default 60)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 die() { echo "vm/run.sh: error: $*" >&2; exit 120; }
@@ -99,24 +100,33 @@ fi
 (cd "$work/cmd" && find . -mindepth 1 | cpio -o -H newc -R 0:0 --quiet) | gzip -n >"$work/cmd.cpio.gz"
 cat "$initrd" "$work/cmd.cpio.gz" >"$work/initrd.cpio.gz"
 
-# --- accelerator: KVM only if /dev/kvm opens and QEMU can create this machine's vCPUs on it,
-# else TCG, quietly. The probe builds the real machine (-M pc -S: vCPUs created and reset, not
-# run): some hosts open /dev/kvm but reject the host CPU's IA32_ARCH_CAPABILITIES MSR ("failed
-# to set MSR 0x10a", QEMU aborts at start; seen 2026-12-06; without that MSR the guest there
-# stopped at its first cmpxchg16b with a KVM emulation failure, so TCG it is).
-# VM_ACCEL=tcg forces TCG. VM_TCG_THREAD=single|multi picks TCG's threading (QEMU's default for
-# this guest: multi, each vCPU on a host thread of its own): single runs the vCPUs in turn on one
-# host thread, more than twice the guest work per host CPU second here (difftest's random
-# scripts, 2026-12-06), but two guest CPUs then never run at the same instant.
-accel=(-accel "tcg${VM_TCG_THREAD:+,thread=$VM_TCG_THREAD}")
-if [ "${VM_ACCEL:-}" != tcg ] && [ -e /dev/kvm ] && { exec 8<>/dev/kvm; } 2>/dev/null; then
-	exec 8>&-
-	if (echo quit | timeout 20 qemu-system-x86_64 -accel kvm -cpu host -M pc -S -m 64 \
-		-nodefaults -no-user-config -display none -monitor stdio) >/dev/null 2>&1; then
-		accel=(-accel kvm -cpu host)
+# --- accelerator: KVM only where it has been seen to boot a kernel on this machine, else TCG.
+# /dev/kvm opening, or QEMU creating the vCPUs, is not enough: some hosts reject the host CPU's
+# IA32_ARCH_CAPABILITIES MSR (QEMU aborts at start), and on others the guest never gets past
+# the firmware ("Booting from ROM..." and nothing more). vm_accel_probe boots the kernel under
+# KVM, without an initramfs, to its first lines and the root-mount panic; the verdict is kept
+# per host boot in $VM_CACHE/accel/ (VM_ACCEL_PROBE=again probes again).
+# VM_ACCEL=tcg forces TCG, VM_ACCEL=kvm forces KVM. VM_TCG_THREAD=single|multi picks TCG's
+# threading (QEMU's default for this guest: multi, each vCPU on a host thread of its own):
+# single runs the vCPUs in turn on one host thread, more than twice the guest work per host CPU
+# second for difftest's random scripts, but two guest CPUs then never run at the same instant.
+accel_why=
+vm_accel_probe() { # vm_accel_probe BZIMAGE FIRMWARE...: 0 if the kernel boots under KVM
+	local bz=$1 out last
+	shift
+	out=$(mktemp "${TMPDIR:-/tmp}/liberrseq-accel.XXXXXX")
+	timeout -s KILL "${VM_ACCEL_PROBE_TIMEOUT:-30}" qemu-system-x86_64 -accel kvm -cpu host -M pc "$@" \
+		-m 256M -smp 1 -nodefaults -no-user-config -display none -no-reboot -serial stdio \
+		-kernel "$bz" -append "console=ttyS0 panic=-1" </dev/null >"$out" 2>&1
+	if grep -aq 'Linux version' "$out" && grep -aqE 'Kernel panic|Run /init|Freeing unused' "$out"; then
+		rm -f "$out"
+		return 0
 	fi
-fi
-
+	last=$(tr -d '\r' <"$out" | grep -a . | tail -n 1 | cut -c1-80)
+	accel_why="a probe boot under KVM printed $(grep -ac . "$out") lines in ${VM_ACCEL_PROBE_TIMEOUT:-30} s${last:+, the last: $last}"
+	rm -f "$out"
+	return 1
+}
 # qboot (in qemu-system-data) writes an MP table listing every CPU; SeaBIOS's lists only the
 # boot CPU, and without ACPI (not in our config) the kernel would then run on one CPU.
 firmware=()
@@ -126,6 +136,35 @@ if [ -f "$qboot" ]; then
 elif [ "$smp" -gt 1 ]; then
 	echo "vm/run.sh: warning: no $qboot: SeaBIOS, the guest will see one CPU" >&2
 fi
+
+accel=(-accel "tcg${VM_TCG_THREAD:+,thread=$VM_TCG_THREAD}")
+if [ "${VM_ACCEL:-}" = tcg ]; then
+	accel_why="VM_ACCEL=tcg"
+elif [ "${VM_ACCEL:-}" = kvm ]; then
+	accel=(-accel kvm -cpu host)
+	accel_why="VM_ACCEL=kvm"
+elif [ ! -e /dev/kvm ] || ! { exec 8<>/dev/kvm; } 2>/dev/null; then
+	accel_why="/dev/kvm cannot be opened"
+else
+	exec 8>&-
+	boot_id=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown)
+	verdict=$VM_CACHE/accel/$(echo "$boot_id $(qemu-system-x86_64 --version | head -n 1)" | sha256sum | cut -c1-16)
+	mkdir -p "$VM_CACHE/accel"
+	exec 8>"$VM_CACHE/accel/.lock"
+	flock 8 # one probe at a time; the others read its verdict
+	if [ "${VM_ACCEL_PROBE:-}" = again ] || [ ! -s "$verdict" ]; then
+		if vm_accel_probe "$bz" "${firmware[@]}"; then
+			echo "kvm the kernel booted under KVM ($(basename "$bz"), $(date -u +%FT%TZ))" >"$verdict.tmp"
+		else
+			echo "tcg $accel_why ($(date -u +%FT%TZ))" >"$verdict.tmp"
+		fi
+		mv -f "$verdict.tmp" "$verdict"
+	fi
+	exec 8>&-
+	read -r a accel_why <"$verdict"
+	[ "$a" != kvm ] || accel=(-accel kvm -cpu host)
+fi
+echo "vm/run.sh: accelerator ${accel[1]%%,*}: $accel_why" >&2
 
 qemu=(qemu-system-x86_64 "${accel[@]}" -M pc "${firmware[@]}" -m "$mem" -smp "$smp" -nodefaults -no-user-config
 	-display none -no-reboot -kernel "$bz" -initrd "$work/initrd.cpio.gz"
@@ -146,6 +185,18 @@ start=$(date +%s.%N)
 set +e
 timeout -s KILL "$timeout" "${qemu[@]}" -serial stdio </dev/null >"$raw" 2>&1 &
 qpid=$!
+# A guest whose kernel prints nothing within VM_BOOT_SILENCE seconds (default 60) is hung
+# (firmware or accelerator): QEMU is killed and the run reported as a hang (exit 124), not
+# left to --timeout.
+(
+	sleep "${VM_BOOT_SILENCE:-60}"
+	if kill -0 "$qpid" 2>/dev/null && ! grep -aq 'Linux version' "$raw"; then
+		: >"$work/hang"
+		pkill -KILL -P "$qpid"
+		kill -KILL "$qpid"
+	fi
+) </dev/null >/dev/null 2>&1 &
+wd_pid=$!
 # Stream the console while QEMU runs (tail exits once QEMU is gone), CRs dropped.
 if [ $quiet -eq 1 ]; then
 	tail --pid="$qpid" -s 0.2 -n +1 -F "$raw" 2>/dev/null | sed -u 's/\r$//' |
@@ -158,6 +209,9 @@ wait "$qpid"
 qrc=$?
 qpid=
 wait "$show_pid"
+pkill -P "$wd_pid" 2>/dev/null
+kill "$wd_pid" 2>/dev/null
+wait "$wd_pid" 2>/dev/null
 set -e
 elapsed=$(echo "$(date +%s.%N) - $start" | bc)
 tr -d '\r' <"$raw" >"$log"
@@ -175,6 +229,11 @@ splat_re="${ts}.*(BUG:|WARNING:|Oops|kernel BUG at|general protection fault|Kern
 status=$(grep -aoE "LIBERRSEQ-EXIT $nonce [0-9]+" "$log" | tail -n 1 | awk '{print $3}' || true)
 splat=$(grep -aE "$splat_re" "$log" | head -n 5 || true)
 
+if [ -f "$work/hang" ]; then
+	echo "vm/run.sh: HANG: $kname printed nothing within ${VM_BOOT_SILENCE:-60}s under ${accel[1]%%,*}; QEMU killed" >&2
+	last_lines
+	exit 124
+fi
 if [ $timed_out -eq 1 ]; then
 	echo "vm/run.sh: TIMEOUT: $kname: no poweroff within ${timeout}s; QEMU killed" >&2
 	last_lines

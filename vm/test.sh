@@ -8,7 +8,8 @@
 #                writeback events, fail_make_request is in debugfs, KUnit ran at boot
 #   kmod         an out-of-tree module built with vm/kmod-build.sh loads and unloads
 #   runner       vm/run.sh itself: exit status passes through, a WARN fails the run (121)
-#                unless --allow-splat, --timeout kills a hung guest (123)
+#                unless --allow-splat, --timeout kills a hung guest (123), a kernel that
+#                prints nothing is killed as a hang (124) after VM_BOOT_SILENCE seconds
 # Each case boots the FLAVOUR kernel (stock | patched) once or more, exit 0 = pass.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -79,6 +80,14 @@ runner)
 	expect 121 "${r[@]}" --timeout 300 -- insmod /lib/modules/liberrseq_hello.ko warn=1
 	expect 0 "${r[@]}" --timeout 300 --allow-splat -- insmod /lib/modules/liberrseq_hello.ko warn=1
 	expect 123 "${r[@]}" --timeout 20 -- sleep 1000
+	# a kernel that prints nothing (loglevel=0: not even "Linux version") is reported as a
+	# hang after VM_BOOT_SILENCE seconds, long before --timeout
+	t0=$(date +%s)
+	export VM_BOOT_SILENCE=15
+	expect 124 "${r[@]}" --timeout 300 --append loglevel=0 -- sleep 1000
+	unset VM_BOOT_SILENCE
+	t1=$(date +%s)
+	[ $((t1 - t0)) -lt 120 ] || { echo "FAIL: the silent guest was killed after $((t1 - t0)) s" >&2; exit 1; }
 	;;
 *) die "unknown test case '$case_'" ;;
 esac
