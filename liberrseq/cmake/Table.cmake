@@ -65,9 +65,10 @@ add_library(liberrseq::errseq_table_static ALIAS errseq_table_static)
 
 # Install: into the core's export set and package directory.
 install(TARGETS errseq_table errseq_table_static EXPORT liberrseqTargets
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
+    NAMELINK_COMPONENT development
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development
+  PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT development)
 
 # liberrseqConfig.cmake includes this (OPTIONAL) before the targets: it
 # recreates the liburcu imported target that errseq_table_static's link
@@ -87,7 +88,7 @@ else()
 endif()
 ]=] @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/liberrseqTableDeps.cmake
-  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/liberrseq)
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/liberrseq COMPONENT development)
 
 # liberrseq-table.pc, prefix-relative like liberrseq.pc.
 file(RELATIVE_PATH _table_pc_up /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
@@ -107,7 +108,7 @@ Libs: -L${libdir} -lerrseq-table
 Cflags: -I${includedir}
 ]=] @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/liberrseq-table.pc
-  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT development)
 
 if(LIBERRSEQ_TESTING)
   add_subdirectory(${CMAKE_CURRENT_LIST_DIR}/../tests/table

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Install liberrseq from a build tree into a scratch prefix, then build and
-# run a consumer against the installed copy: with pkg-config (shared and
-# static), with find_package(liberrseq) (both imported targets), and compile
-# the public header as C++. Check the soname and that only the API is exported.
+# Install liberrseq from a build tree into a scratch prefix, move the prefix
+# (the install must be relocatable) and check consumers against it
+# (consumers.sh: pkg-config, find_package, C++, soname, exports).
 #
 # usage: run.sh BUILD_DIR [--plant broken-pc]
 #   --plant broken-pc  corrupts the installed liberrseq.pc first: the test must
@@ -12,83 +11,12 @@ build=$1 plant=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-prefix=$work/prefix
 
-cmake --install "$build" --prefix "$prefix" >/dev/null
-libdir=$(find "$prefix" -name liberrseq.pc -printf '%h\n' | sed 's|/pkgconfig$||')
-[ -n "$libdir" ] || { echo "FAIL: no liberrseq.pc installed"; exit 1; }
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+pc=$(find "$work/prefix" -name liberrseq.pc)
+[ -n "$pc" ] || { echo "FAIL: no liberrseq.pc installed"; exit 1; }
 if [ "$plant" = --plant ] && [ "${3:-}" = broken-pc ]; then
-	sed -i 's/-lerrseq//' "$libdir/pkgconfig/liberrseq.pc"
+	sed -i 's/-lerrseq//' "$pc"
 fi
-
-# The installed tree must be relocatable: move it and use it from there.
-mv "$prefix" "$work/moved"
-prefix=$work/moved
-libdir=${libdir/$work\/prefix/$prefix}
-export PKG_CONFIG_PATH=$libdir/pkgconfig
-
-echo "== soname and exported symbols"
-so=$(readlink -f "$libdir/liberrseq.so")
-soname=$(objdump -p "$so" | awk '/SONAME/ { print $2 }')
-[ "$soname" = liberrseq.so.1 ] || { echo "FAIL: soname '$soname'"; exit 1; }
-bad=$(nm -D --defined-only "$so" | awk '{ print $3 }' | sed 's/@.*//' |
-	grep -Ev '^(errseq_|errseq64_|LIBERRSEQ_)' || true)
-[ -z "$bad" ] || { echo "FAIL: exported beyond the API: $bad"; exit 1; }
-echo "$soname, $(nm -D --defined-only "$so" | grep -c ' T ') functions, all errseq_*"
-
-echo "== pkg-config, shared"
-cc -Wall -Werror -o "$work/pc_shared" "$here/consumer.c" \
-	$(pkg-config --cflags --libs liberrseq) -Wl,-rpath,"$libdir"
-"$work/pc_shared"
-echo "== pkg-config, static"
-cc -Wall -Werror -static -o "$work/pc_static" "$here/consumer.c" \
-	$(pkg-config --cflags --libs --static liberrseq)
-"$work/pc_static"
-
-echo "== find_package(liberrseq)"
-mkdir "$work/cm"
-cp "$here/consumer.c" "$work/cm/"
-cp "$here/CMakeLists.txt.in" "$work/cm/CMakeLists.txt"
-cmake -S "$work/cm" -B "$work/cm/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
-cmake --build "$work/cm/build" >/dev/null
-"$work/cm/build/consumer_shared"
-"$work/cm/build/consumer_static"
-if ldd "$work/cm/build/consumer_static" | grep -q liberrseq; then
-	echo "FAIL: consumer_static links liberrseq.so"; exit 1
-fi
-
-echo "== the header as C++"
-cat > "$work/cxx.cc" <<'CXX'
-#include <cstddef>
-#include <errseq.h>
-struct after_char { char c; errseq64_t w; };
-static_assert(alignof(errseq64_t) == 8 && offsetof(after_char, w) == 8,
-	      "errseq64_t is 8-byte aligned in C++ too");
-int main() { errseq_t e = 0; return errseq_check(&e, 0); }
-CXX
-c++ -Wall -Werror -o "$work/cxx" "$work/cxx.cc" $(pkg-config --cflags --libs liberrseq) \
-	-Wl,-rpath,"$libdir"
-"$work/cxx"
-if [ -f "$libdir/pkgconfig/liberrseq-table.pc" ]; then
-	echo "== liberrseq-table: pkg-config (shared), find_package(liberrseq COMPONENTS table)"
-	cc -Wall -Werror -o "$work/table_pc" "$here/table_consumer.c" \
-		$(pkg-config --cflags --libs liberrseq-table) -Wl,-rpath,"$libdir"
-	# liberrseq-table.so needs liberrseq.so.1: the RUNPATH of an executable does not
-	# serve its libraries' own dependencies, and this prefix is not a system one
-	LD_LIBRARY_PATH=$libdir "$work/table_pc"
-	mkdir "$work/tcm"
-	cp "$here/table_consumer.c" "$work/tcm/"
-	cat >"$work/tcm/CMakeLists.txt" <<'CM'
-cmake_minimum_required(VERSION 3.20)
-project(liberrseq_table_consumer C)
-find_package(liberrseq 1.0 REQUIRED COMPONENTS table)
-add_executable(table_consumer table_consumer.c)
-target_link_libraries(table_consumer liberrseq::errseq_table)
-CM
-	cmake -S "$work/tcm" -B "$work/tcm/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
-	cmake --build "$work/tcm/build" >/dev/null
-	LD_LIBRARY_PATH=$libdir "$work/tcm/build/table_consumer"
-else
-	echo "== liberrseq-table not installed (built without liburcu): skipped"
-fi
-echo "installed liberrseq works: pkg-config, CMake package, C and C++"
+mv "$work/prefix" "$work/moved"
+"$here/consumers.sh" "$work/moved"
