@@ -26,7 +26,7 @@ for p in "$man"/man3/*.3; do
 	first=$(head -n1 "$p")
 	page=$name
 	[[ $first == .so\ * ]] && page=$(basename "${first#.so }" .3)
-	warn=$(cd "$man" && groff -Tutf8 -ww -z -man "man3/$name.3" 2>&1)
+	warn=$(cd "$man" && groff -t -Tutf8 -ww -z -man "man3/$name.3" 2>&1)
 	[ -z "$warn" ] || { echo "FAIL: installed man3/$name.3: $warn"; fails=$((fails + 1)); }
 	out=$(MANWIDTH=80 man --warnings=w -M "$man" 3 "$name" 2>"$work/err")
 	if [ -s "$work/err" ] || ! head -n1 <<<"$out" | grep -q "^$page(3)"; then

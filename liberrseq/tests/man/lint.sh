@@ -3,9 +3,10 @@
 #
 # usage: lint.sh MANROOT     (MANROOT holds man3/, as share/man does)
 #
-# For each page: groff -ww -z -man (every warning on, output discarded) must
-# print nothing, and man -l (man-db, --warnings) must render it with an empty
-# stderr. groff exits 0 on warnings, so the output is what is judged. A real
+# For each page: groff -ww -z -man (every warning on, output discarded,
+# through tbl for the ATTRIBUTES tables, as man runs it) must print nothing,
+# and man -l (man-db, --warnings) must render it with an empty stderr.
+# groff exits 0 on warnings, so the output is what is judged. A real
 # page's .TH must name its file and its NAME section must list that name; a
 # link page is one '.so man3/PAGE.3' line whose target exists and lists the
 # link's name. Runs from MANROOT, where man(1) resolves .so requests.
@@ -46,7 +47,7 @@ for p in "${pages[@]}"; do
 		names_of "$p" | grep -qw -- "$name" ||
 			fail "$p: NAME section does not list $name"
 	fi
-	out=$(groff -Tutf8 -ww -z -man "$p" 2>&1)
+	out=$(groff -t -Tutf8 -ww -z -man "$p" 2>&1)
 	[ -z "$out" ] || fail "$p: groff -ww -z -man: $out"
 	rendered=$(MANWIDTH=80 man --warnings=w -l "$p" 2>"$err")
 	[ ! -s "$err" ] || fail "$p: man -l: $(cat "$err")"
