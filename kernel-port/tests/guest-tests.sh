@@ -3,7 +3,8 @@
 # next to kptest and layout.env written by kernel-port/tests/vm-test.sh.
 # usage: guest-tests.sh DISK [TEST...]
 #   TEST: evict sfr mdfds syncfs (default: these four), or one of the review cases:
-#   premount ind falloc fatmd sbwrite syncfsmd; or dontcache, many:LABEL:N[:MEM[:MAX]]
+#   premount ind falloc fatmd sbwrite syncfsmd; or dontcache, many:LABEL:N[:MEM[:MAX]];
+#   or the third review's cases: evictread fallockeep dir:sync dir:flag dir:plain remount, evict:XFSDISK
 # DISK holds the filesystem images of layout.env back to back; every test puts a dm device
 # over one of them (linear), and swaps in a table with "error" over chosen blocks.
 # Result lines start with "KPTEST "; the host parses them.
@@ -251,6 +252,118 @@ t_races() {
 	fs_down "$fs"
 }
 
+# The article's case on a filesystem whose image is a disk of its own (DISK: xfs needs
+# 300 MiB): f1 written and synced, its extents (FIEMAP) switched to "error", f1 rewritten,
+# sync (fails, nobody reports), the disk healed, drop_caches twice, open + fsync twice.
+t_evictdisk() {
+	fs=$1 d=$2
+	good="0 $(blockdev --getsz "$d") linear $d 0"
+	dev=$(kptest dm-create "kp-$fs" "$good") &&
+		mount -t "$fs" "$dev" /mnt/kp || { echo "KPTEST evict $fs setup-failed"; return; }
+	dd if=/dev/zero of=/mnt/kp/f1 bs=65536 count=16 2>/dev/null
+	sync
+	bad=$(kptest err-table /mnt/kp/f1 "$good") || { echo "KPTEST evict $fs err-table-failed"; fs_down "$fs"; return; }
+	kptest overwrite /mnt/kp/f1 1048576
+	kptest dm-load "kp-$fs" "$bad"
+	sync
+	kptest dm-load "kp-$fs" "$good"
+	echo 3 >/proc/sys/vm/drop_caches
+	echo 3 >/proc/sys/vm/drop_caches
+	e=$(kptest fsync /mnt/kp/f1 | awk '{print $4}')
+	e2=$(kptest fsync /mnt/kp/f1 | awk '{print $4}')
+	echo "KPTEST evict $fs after_drop_caches=$e again=$e2"
+	fs_down "$fs"
+}
+
+# Third review, item 1 (0011's remount): a metadata block's write fails in sync(2), nobody
+# reports it (an unseen error on the block device), the disk works again; then
+# "mount -o remount,ro" three times: how many fail, and whether the mount ends read-only.
+t_remount() {
+	fs=$1
+	fs_up "$fs" || { echo "KPTEST remount $fs setup-failed"; return; }
+	eval "bad=\$${fs}_ERR_MDW good=\$${fs}_GOOD"
+	chmod 0600 /mnt/kp/g
+	kptest dm-load "kp-$fs" "$(tbl "$bad")"
+	sync
+	kptest dm-load "kp-$fs" "$(tbl "$good")"
+	r=
+	for i in 1 2 3; do
+		if mount -o remount,ro /mnt/kp 2>/dev/null; then r="$r ro$i=0"; else r="$r ro$i=failed"; fi
+		grep -q " /mnt/kp [^ ]* ro[,\ ]" /proc/mounts && break
+	done
+	m=rw
+	grep -q " /mnt/kp [^ ]* ro[,\ ]" /proc/mounts && m=ro
+	echo "KPTEST remount $fs$r mount=$m"
+	fs_down "$fs"
+}
+
+# Third review, item 2: an evicted file's unseen error must survive a failed read of its
+# inode. f1's writeback fails, drop_caches evicts it, the first open fails because the inode
+# table block cannot be read, the disk works again: open + fsync must still report it.
+t_evictread() {
+	fs=$1
+	fs_up "$fs" || { echo "KPTEST evictread $fs setup-failed"; return; }
+	kptest overwrite /mnt/kp/f1 1048576
+	swap "$fs" ERR_DATA
+	sync
+	swap "$fs" GOOD
+	echo 3 >/proc/sys/vm/drop_caches
+	echo 3 >/proc/sys/vm/drop_caches
+	# The inode table block must leave the block device's page cache: ext4's journal
+	# holds it until a checkpoint (freeze), and drop_caches leaves it (flushbufs).
+	kptest freeze-thaw /mnt/kp
+	blockdev --flushbufs "$dev"
+	swap "$fs" ERR_INO1
+	o=$(kptest open /mnt/kp/f1 | awk '{print $4}')
+	swap "$fs" GOOD
+	e=$(kptest fsync /mnt/kp/f1 | awk '{print $4}')
+	e2=$(kptest fsync /mnt/kp/f1 | awk '{print $4}')
+	echo "KPTEST evictread $fs open_unreadable=$o fsync=$e again=$e2"
+	fs_down "$fs"
+}
+
+# Third review, item 3: fallocate modes that write back must leave the error to fsync
+# (kptest falloc-keep). MODE jdata: the file is switched to data=journal after each failure.
+t_fallockeep() {
+	fs=$1 mode=$2
+	fs_up "$fs" || { echo "KPTEST falloc-keep $fs${mode:+-$mode} setup-failed"; return; }
+	eval "bad=\$${fs}_ERR_RACE good=\$${fs}_GOOD"
+	r=$(kptest falloc-keep "kp-$fs" /mnt/kp/r "$(tbl "$good")" "$(tbl "$bad")" $mode)
+	echo "KPTEST falloc-keep $fs${mode:+-$mode} ${r#KPTEST falloc-keep }"
+	fs_down "$fs"
+}
+
+# Third review, items 1 and 4: a failed write of a directory block (dir, ERR_DIRW: writes
+# fail) on a filesystem mounted errors=remount-ro. Descriptor 7 is open on the directory
+# from before the failure. MODE sync: mounted -o dirsync, the first change in dir is the
+# one whose write fails; MODE flag: the first change's block fails in sync(2), nobody
+# reports it, then the directory gets FS_DIRSYNC_FL (chattr +D); MODE plain: neither (6.1
+# writes the directory in sync(2), 6.12 in the change itself). Then, the disk working:
+# five more changes in dir (kptest dirops), fsync of descriptor 7 twice, the mount's state.
+# The host runs fsck on the image afterwards.
+t_dir() {
+	fs=$1 mode=$2 o=errors=remount-ro
+	[ "$mode" = sync ] && o=$o,dirsync
+	fs_up "$fs" $o || { echo "KPTEST dir-$mode $fs setup-failed"; return; }
+	exec 7</mnt/kp/dir
+	swap "$fs" ERR_DIRW
+	if touch /mnt/kp/dir/first 2>/dev/null; then f=0; else f=failed; fi
+	fl=none
+	[ "$mode" = sync ] || sync
+	swap "$fs" GOOD
+	[ "$mode" != flag ] || fl=$(kptest dirsync-flag /mnt/kp/dir | awk '{print $4}')
+	r=$(kptest dirops /mnt/kp/dir)
+	# everything on disk before ext2_error() can make the filesystem read-only
+	sync
+	d1=$(kptest fsync-fd 7 | awk '{print $4}')
+	d2=$(kptest fsync-fd 7 | awk '{print $4}')
+	exec 7<&-
+	ro=rw
+	grep -q " /mnt/kp [^ ]* ro[,\ ]" /proc/mounts && ro=ro
+	echo "KPTEST dir-$mode $fs first=$f dirsync_flag=$fl ${r#KPTEST dirops } dirfd_fsync1=$d1 dirfd_fsync2=$d2 mount=$ro"
+	fs_down "$fs"
+}
+
 for t in "$@"; do
 	case "$t" in
 	races:*)
@@ -268,6 +381,7 @@ EOF
 		t_many "$label" "$n" "$mem" "$max"
 		;;
 	evict) t_evict ext2; t_evict ext4 ;;
+	evict:*) t_evictdisk xfs "${t#evict:}" ;;
 	mdfds) t_mdfds ext2; t_mdfds ext4nj ;;
 	sfr) t_fds sfr ext4 ERR_RACE r; t_fds sfr ext2 ERR_RACE r ;;
 	syncfs) t_syncfs ext4 300; t_syncfs ext2 300 ;;
@@ -277,6 +391,10 @@ EOF
 	fatmd) t_fds fatmd-fds vfat ERR_MD new; t_fds fatmd-fds exfat ERR_MD new ;;
 	sbwrite) t_sbwrite ext2 ;;
 	syncfsmd) t_syncfsmd ext2 100; t_syncfsmd ext4nj 100 ;;
+	evictread) t_evictread ext2; t_evictread ext4 ;;
+	remount) t_remount ext4nj; t_remount ext4 ;;
+	fallockeep) t_fallockeep ext4; t_fallockeep ext4 jdata ;;
+	dir:*) t_dir ext2 "${t#dir:}" ;;
 	*) echo "KPTEST unknown-test $t" ;;
 	esac
 done

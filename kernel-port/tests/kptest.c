@@ -28,6 +28,21 @@
  *   kptest falloc-fds NAME PATH GOOD ERR
  *                                   fallocate after another descriptor
  *                                   reported a write error
+ *   kptest falloc-keep NAME PATH GOOD ERR [jdata]
+ *                                   PATH's writeback fails (nobody sees it),
+ *                                   a page elsewhere is dirtied, then each
+ *                                   fallocate mode that writes back, then
+ *                                   fdatasync and fsync (jdata: the file is
+ *                                   switched to data=journal first)
+ *   kptest open PATH                open PATH read-write, print the result
+ *   kptest freeze-thaw PATH         FIFREEZE then FITHAW the filesystem of
+ *                                   PATH (ext4: checkpoints the journal)
+ *   kptest err-table PATH GOOD      print GOOD ("0 LEN linear DEV BASE") with
+ *                                   an "error" target over PATH's extents
+ *   kptest dirops DIR               creat, creat, mkdir, unlink, rename in
+ *                                   DIR, print each result
+ *   kptest dirsync-flag DIR         set FS_DIRSYNC_FL on DIR (chattr +D)
+ *   kptest fsync-fd FD              fsync the inherited descriptor FD
  *   kptest fatmd-fds NAME PATH GOOD ERR
  *                                   new file, its metadata fails to write
  *                                   during the first fsync: fsync twice on
@@ -732,6 +747,192 @@ static int cmd_set_dax(const char *path)
 	return 0;
 }
 
+/*
+ * Set or clear FL in PATH's inode flags (FS_IOC_SETFLAGS); the errno, or 0.
+ */
+static int set_iflag(const char *path, int fl, int on)
+{
+	int fd = open(path, O_RDONLY), flags, err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags))
+		err = errno;
+	flags = on ? flags | fl : flags & ~fl;
+	if (!err && ioctl(fd, FS_IOC_SETFLAGS, &flags))
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/*
+ * Third review, item 3: a fallocate mode that writes the page cache back
+ * must not take away the error that fsync() owes.  For each mode: PATH's
+ * first page fails to write back in sync(2), nobody reports it; a page
+ * elsewhere is dirtied; the fallocate call (its result is recorded, not
+ * judged); then fdatasync() must report the error and fsync() not again.
+ * jdata: the file is switched to data=journal (FS_JOURNAL_DATA_FL) after
+ * the failure (ext4_change_inode_journal_flag() reports the failure from
+ * its flush once, through the legacy flags: it is set twice), so that
+ * 6.12's data=journal paths of punch hole and zero range write it back.
+ */
+static int cmd_falloc_keep(const char *name, const char *path,
+			   const char *good, const char *bad, int jdata)
+{
+	static const struct {
+		const char *name;
+		int mode;
+		off_t off;
+	} modes[] = {
+		{ "punch", FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 8192 },
+		{ "zero", FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE, 8192 },
+		{ "collapse", FALLOC_FL_COLLAPSE_RANGE, 16384 },
+		{ "insert", FALLOC_FL_INSERT_RANGE, 16384 },
+	};
+	char page[4096];
+	unsigned int i;
+
+	memset(page, 'k', sizeof(page));
+	printf("KPTEST falloc-keep");
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		int fd, f, d, s, j = 0;
+
+		if (jdata)
+			set_iflag(path, FS_JOURNAL_DATA_FL, 0);
+		fd = open_or_die(path, O_RDWR);
+		dm_swap(name, bad);
+		if (pwrite(fd, page, sizeof(page), 0) != sizeof(page))
+			die("pwrite");
+		sync();		/* page 0 fails to write back; nobody reports */
+		dm_swap(name, good);
+		if (jdata && set_iflag(path, FS_JOURNAL_DATA_FL, 1))
+			j = set_iflag(path, FS_JOURNAL_DATA_FL, 1);
+		if (pwrite(fd, page, sizeof(page), 8192) != sizeof(page))
+			die("pwrite");
+		f = fallocate(fd, modes[i].mode, modes[i].off, 4096) ? errno : 0;
+		d = fdatasync(fd) ? errno : 0;
+		s = fsync_err(fd);
+		printf(" %s=%s", modes[i].name, errname(f));
+		printf(" %s_fdatasync=%s", modes[i].name, errname(d));
+		printf(" %s_fsync=%s", modes[i].name, errname(s));
+		if (jdata)
+			printf(" %s_jdata=%s", modes[i].name, errname(j));
+		close(fd);
+	}
+	printf("\n");
+	return 0;
+}
+
+/*
+ * GOOD is one linear target over the filesystem's whole device; print it
+ * with an "error" target over the extents of PATH (FIEMAP, after a sync of
+ * the file), for a filesystem whose files are made in the guest.
+ */
+static int cmd_err_table(const char *path, const char *good)
+{
+	struct {
+		struct fiemap fm;
+		struct fiemap_extent fe[32];
+	} x;
+	unsigned long long len, base, pos = 0, s, e;
+	char dev[64];
+	unsigned int i;
+	int fd = open_or_die(path, O_RDONLY);
+
+	if (sscanf(good, "0 %llu linear %63s %llu", &len, dev, &base) != 3)
+		errno = EINVAL, die(good);
+	memset(&x, 0, sizeof(x));
+	x.fm.fm_length = ~0ULL;
+	x.fm.fm_flags = FIEMAP_FLAG_SYNC;
+	x.fm.fm_extent_count = 32;
+	if (ioctl(fd, FS_IOC_FIEMAP, &x.fm))
+		die("FS_IOC_FIEMAP");
+	close(fd);
+	if (!x.fm.fm_mapped_extents || x.fm.fm_mapped_extents >= 32)
+		errno = ERANGE, die(path);
+	for (i = 0; i < x.fm.fm_mapped_extents; i++) {
+		if (x.fe[i].fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC |
+					FIEMAP_EXTENT_ENCODED))
+			errno = EINVAL, die(path);
+		s = x.fe[i].fe_physical / 512;
+		e = (x.fe[i].fe_physical + x.fe[i].fe_length + 511) / 512;
+		if (s < pos || e > len)
+			errno = ERANGE, die(path);	/* FIEMAP sorts by offset */
+		if (s > pos)
+			printf("%llu %llu linear %s %llu;", pos, s - pos, dev, base + pos);
+		printf("%llu %llu error;", s, e - s);
+		pos = e;
+	}
+	if (pos < len)
+		printf("%llu %llu linear %s %llu", pos, len - pos, dev, base + pos);
+	printf("\n");
+	return 0;
+}
+
+static int cmd_freeze_thaw(const char *path)
+{
+	int fd = open_or_die(path, O_RDONLY), arg = 0;
+
+	if (ioctl(fd, FIFREEZE, &arg))
+		die("FIFREEZE");
+	if (ioctl(fd, FITHAW, &arg))
+		die("FITHAW");
+	close(fd);
+	return 0;
+}
+
+static int cmd_open(const char *path)
+{
+	int fd = open(path, O_RDWR);
+
+	printf("KPTEST open %s %s\n", path, errname(fd < 0 ? errno : 0));
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+/*
+ * Namespace operations in DIR, each reported: creat a, creat b, mkdir c,
+ * unlink x, rename y -> z (x and y exist beforehand).
+ */
+static int cmd_dirops(const char *dir)
+{
+	static const char *const keys[] = { "creat_a", "creat_b", "mkdir_c",
+					    "unlink_x", "rename_y" };
+	char p[4][512];
+	int r[5], fd, i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(p[0], sizeof(p[0]), "%s/%c", dir, 'a' + i);
+		fd = open(p[0], O_RDWR | O_CREAT | O_EXCL, 0644);
+		r[i] = fd < 0 ? errno : 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	snprintf(p[1], sizeof(p[1]), "%s/c", dir);
+	r[2] = mkdir(p[1], 0755) ? errno : 0;
+	snprintf(p[2], sizeof(p[2]), "%s/x", dir);
+	r[3] = unlink(p[2]) ? errno : 0;
+	snprintf(p[2], sizeof(p[2]), "%s/y", dir);
+	snprintf(p[3], sizeof(p[3]), "%s/z", dir);
+	r[4] = rename(p[2], p[3]) ? errno : 0;
+	report("dirops", keys, r, 5);
+	return 0;
+}
+
+static int cmd_dirsync_flag(const char *dir)
+{
+	printf("KPTEST dirsync-flag %s %s\n", dir,
+	       errname(set_iflag(dir, FS_DIRSYNC_FL, 1)));
+	return 0;
+}
+
+static int cmd_fsync_fd(int fd)
+{
+	printf("KPTEST fsync-fd %d %s\n", fd, errname(fsync_err(fd)));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -765,6 +966,21 @@ int main(int argc, char **argv)
 		return cmd_ind_fds(argv[2], argv[3], argv[4], argv[5]);
 	if (!strcmp(cmd, "falloc-fds") && argc == 6)
 		return cmd_falloc_fds(argv[2], argv[3], argv[4], argv[5]);
+	if (!strcmp(cmd, "falloc-keep") && (argc == 6 || argc == 7))
+		return cmd_falloc_keep(argv[2], argv[3], argv[4], argv[5],
+				       argc == 7 && !strcmp(argv[6], "jdata"));
+	if (!strcmp(cmd, "err-table") && argc == 4)
+		return cmd_err_table(argv[2], argv[3]);
+	if (!strcmp(cmd, "freeze-thaw") && argc == 3)
+		return cmd_freeze_thaw(argv[2]);
+	if (!strcmp(cmd, "open") && argc == 3)
+		return cmd_open(argv[2]);
+	if (!strcmp(cmd, "dirops") && argc == 3)
+		return cmd_dirops(argv[2]);
+	if (!strcmp(cmd, "dirsync-flag") && argc == 3)
+		return cmd_dirsync_flag(argv[2]);
+	if (!strcmp(cmd, "fsync-fd") && argc == 3)
+		return cmd_fsync_fd(atoi(argv[2]));
 	if (!strcmp(cmd, "fatmd-fds") && argc == 6)
 		return cmd_fatmd_fds(argv[2], argv[3], argv[4], argv[5]);
 	if (!strcmp(cmd, "syncfs") && argc == 3)

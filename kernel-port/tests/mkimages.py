@@ -12,7 +12,9 @@ filesystem its type and mount options and device-mapper tables over the disk
 ERR_DATA (error over the data of f1, f2 and f3), ERR_MD (error over the inode
 table block holding g's inode), ERR_RACE (error over the data of r), ERR_IND
 (ext2 only: writes fail on the indirect block of ind, which has data in
-blocks 0-11 and 13), ERR_FREE (writes fail on the image's last block, which is
+blocks 0-11 and 13), ERR_INO1 (error over the inode table block holding f1's
+inode: reads fail too), ERR_DIRW (writes fail on the blocks of directory dir,
+which holds files x and y), ERR_FREE (writes fail on the image's last block, which is
 free) with FREE_OFF (its byte offset in the image), ERR_MDW (writes fail on
 g's inode table block), ERR_WRITES (every write fails). "Writes fail" is
 dm-flakey with error_writes: reads pass, so a block the kernel must read first
@@ -147,6 +149,10 @@ def main():
         f.write(data[:12 * BLK])        # blocks 0-11: direct; 12: hole; 13: needs the
         f.seek(13 * BLK)                # indirect block
         f.write(data[:BLK])
+    os.makedirs(os.path.join(root, "dir"), exist_ok=True)
+    for name in ("x", "y"):
+        with open(os.path.join(root, "dir", name), "wb") as f:
+            f.write(data[:BLK])
     env = []
     disk = os.path.join(out, "disk.img")
     with open(disk, "wb") as d:
@@ -163,6 +169,8 @@ def main():
             env.append(f'{name}_ERR_DATA="{table(base, ranges(data_blocks))}"')
             env.append(f'{name}_ERR_MD="{table(base, ranges([inode_block(img, "/g")]))}"')
             env.append(f'{name}_ERR_MDW="{table(base, ranges([inode_block(img, "/g")]), "flakey")}"')
+            env.append(f'{name}_ERR_INO1="{table(base, ranges([inode_block(img, "/f1")]))}"')
+            env.append(f'{name}_ERR_DIRW="{table(base, ranges(file_blocks(img, "/dir")), "flakey")}"')
             env.append(f'{name}_ERR_RACE="{table(base, ranges(file_blocks(img, "/r")))}"')
             ind = indirect_block(img, "/ind")
             if ind is not None:

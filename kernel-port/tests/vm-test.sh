@@ -7,7 +7,7 @@
 #           no "not ok", no SKIP); booted with errseq_kunit.invalid_vectors=1, so the
 #           invalid-errno vectors run too, and the only kernel warnings are their WARNs
 #   evict   write, close, writeback fails (dm error target over the file's blocks),
-#           drop_caches, reopen, fsync, on ext2 and ext4. patched: EIO; stock: 0 (the bug).
+#           drop_caches, reopen, fsync, on ext2, ext4 and xfs. patched: EIO; stock: 0 (the bug).
 #           Same boot: sync_file_range reports a write error once per descriptor (both kernels)
 #   mdfds   the inode table block of a file fails to write back (sync); fsync on two
 #           descriptors open at the time, then on one opened after. patched: EIO once per
@@ -18,7 +18,7 @@
 #           contract (below), stock: recorded. premount: an error left on the block
 #           device before an ext2 mount is not reported through it; ind: an ext2
 #           indirect block that fails to write is reported once per descriptor;
-#           falloc: ext4 fallocate reports a descriptor's error once, like fsync;
+#           falloc: ext4 fallocate on descriptor B does not take B's report from fsync;
 #           fatmd: vfat/exfat metadata write failures once per descriptor; sbwrite:
 #           syncfs reports ext2's failed superblock write at mount; syncfsmd: two
 #           threads syncfs() one descriptor after each failed inode write, one report
@@ -36,6 +36,23 @@
 #           arrives; 6.1 reports twice, 0003), KPORT_RACE_ROUNDS rounds each (default 200),
 #           the probe holding up to KPORT_RACE_MS ms (default 200). patched: nothing lost or
 #           reported twice; stock: both seen (> 0). The bare syncfs race is recorded too
+#   remount ext4 with and without a journal: a metadata block's write fails in sync(2),
+#           nobody reports it, then mount -o remount,ro up to three times: at most one may
+#           fail (stock fails one, through the block device's legacy flags), and the mount
+#           ends read-only (both kernels)
+#   evictread an evicted file's unseen error after the first read of its inode failed (open
+#           EIO), ext2 and ext4: open + fsync must report it once. stock: lost (0)
+#   fallockeep ext4, data=ordered and a file switched to data=journal: the file's writeback
+#           fails, a page elsewhere is dirtied, punch hole / zero range / collapse / insert
+#           range (recorded), then fdatasync must report the error and fsync not again
+#           (both kernels: stock's fallocate waits use the legacy flags, not the cursor)
+#   dirsync, dirflag, dirplain  ext2 (errors=remount-ro) whose directory block fails to
+#           write: mounted dirsync (the failing change's own write), chattr +D after a failed
+#           writeback, or neither (6.12 writes a directory after every change);
+#           then five changes in that directory, fsync of a descriptor open since before,
+#           fsck -fn of the image on the host. patched: every later change 0, the
+#           descriptor's fsync EIO then 0, the filesystem remounted read-only as ext2_error()
+#           does on stock, fsck's verdict no worse than stock's
 # Every KPTEST line the guest printed is echoed; the exit status says whether the
 # expectations for FLAVOUR held. KPORT_KERNEL_STOCK or KPORT_KERNEL_PATCHED (a bzImage path)
 # boots that image instead of vm/kernel-build.sh's build of the flavour. KPORT_VM_TIMEOUT:
@@ -43,7 +60,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -ge 2 ] || die "usage: $0 kunit|evict|mdfds|syncfs|review|evictrec|races stock|patched [--log FILE]"
+[ $# -ge 2 ] || die "usage: $0 kunit|evict|mdfds|syncfs|review|evictrec|races|remount|evictread|fallockeep|dirsync|dirflag|dirplain stock|patched [--log FILE]"
 case=$1 flavour=$2
 shift 2
 keep_log=
@@ -69,13 +86,14 @@ field() { # field LINE KEY -> value of KEY=value in LINE
 	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
 
-extra_add=() # more vm/run.sh --add arguments for guest_run
+extra_add=()   # more vm/run.sh --add arguments for guest_run
+extra_disk=()  # more vm/run.sh --disk arguments for guest_run (/dev/vdb, ...)
 guest_run() { # guest_run TEST... : boot with the disk and the guest programs, run the tests
 	cc -static -O2 -Wall -Wextra -Werror -pthread -o "$work/kptest" "$KP_DIR/tests/kptest.c"
 	python3 "$KP_DIR/tests/mkimages.py" "$work/img" >/dev/null
 	cp "$KP_DIR/tests/guest-tests.sh" "$work/img/layout.env" "$work/"
 	set +e
-	"${run[@]}" --timeout "${KPORT_VM_TIMEOUT:-900}" --disk "$work/img/disk.img" \
+	"${run[@]}" --timeout "${KPORT_VM_TIMEOUT:-900}" --disk "$work/img/disk.img" "${extra_disk[@]}" \
 		--add "$work/kptest:/kp/" --add "$work/guest-tests.sh:/kp/" \
 		--add "$work/layout.env:/kp/" "${extra_add[@]}" \
 		-- sh /kp/guest-tests.sh /dev/vda "$@" >"$work/run.out" 2>&1
@@ -136,7 +154,11 @@ sys.exit(0 if ok else "FAIL: see above")
 EOF
 	;;
 evict)
-	guest_run evict sfr
+	# xfs on a disk of its own (/dev/vdb; mkfs.xfs wants 300 MiB), its files made in the guest
+	truncate -s 300M "$work/xfs.img"
+	mkfs.xfs -q -f "$work/xfs.img"
+	extra_disk=(--disk "$work/xfs.img")
+	guest_run evict sfr evict:/dev/vdb
 	# sync_file_range (seed 003): the same on both kernels, 6.1 already has it.
 	for fs in ext4 ext2; do
 		l=$(grep -a "^KPTEST sfr $fs " "$log" | tail -n 1)
@@ -159,6 +181,14 @@ evict)
 		expect "$fs: fsync of an unreported file after umount+mount (unmount evicts)" \
 			"$(field "$l" after_remount)" 0
 	done
+	l=$(grep -a "^KPTEST evict xfs " "$log" | tail -n 1)
+	case "$l" in '' | *failed*) echo "FAIL: evict xfs: no result (${l:-no line})"; fail=1 ;; esac
+	if [ "$flavour" = patched ]; then
+		expect "xfs: fsync after drop_caches" "$(field "$l" after_drop_caches)" EIO
+	else
+		expect "xfs: fsync after drop_caches (stock loses the error)" "$(field "$l" after_drop_caches)" 0
+	fi
+	expect "xfs: second fsync" "$(field "$l" again)" 0
 	if grep -aq "Busy inodes after unmount" "$log"; then
 		echo "FAIL: the kernel reported busy inodes after unmount"
 		fail=1
@@ -259,15 +289,9 @@ review)
 	esac
 	check premount ext2 fsync:0 second_file:0 syncfs:0 mount:rw
 	check ind-fds ext2 a1:EIO a2:0 b1:EIO b2:0
-	if [ "$KLINE" = 6.1 ]; then
-		check falloc-fds ext4 a_fsync:EIO punch1:EIO punch2:0 collapse:0 b_fsync1:0 b_fsync2:0
-	else
-		# 6.12's ext4_punch_hole() writes nothing back in data=ordered (it drops the
-		# range's page cache, ext4_truncate_page_cache_block_range() writes only with
-		# data=journal): the first call that writes back is the collapse, and it is the
-		# one that reports B's error, once.
-		check falloc-fds ext4 a_fsync:EIO punch1:0 punch2:0 collapse:EIO b_fsync1:0 b_fsync2:0
-	fi
+	# B was open when A's write failed: B's fsync owes B the report, whatever B's fallocate
+	# calls did before it (they write back with the disk working, and may return 0)
+	check falloc-fds ext4 a_fsync:EIO punch1:0 punch2:0 collapse:0 b_fsync1:EIO b_fsync2:0
 	check fatmd-fds vfat a1:EIO a2:0 b1:EIO b2:0
 	check fatmd-fds exfat a1:EIO a2:0 b1:EIO b2:0
 	check sbwrite ext2 syncfs1:EIO syncfs2:0
@@ -333,6 +357,84 @@ evictrec)
 		'' | 0 | *[!0-9]*) echo "FAIL: many bound: no 'record full' warning in dmesg"; fail=1 ;;
 		*) echo "ok:   many bound: $w 'record full' warnings in dmesg (ratelimited)" ;;
 		esac
+	fi
+	;;
+remount)
+	guest_run remount
+	for fs in ext4nj ext4; do
+		l=$(grep -a "^KPTEST remount $fs " "$log" | tail -n 1)
+		case "$l" in '' | *setup-failed*) echo "FAIL: remount $fs: no result (${l:-no line})"; fail=1; continue ;; esac
+		echo "recorded: ${l#KPTEST }"
+		# an unseen metadata error may fail one remount (stock does, through the block
+		# device's legacy flags), not every one: the mount must end read-only
+		expect "$fs: read-only after at most three remounts" "$(field "$l" mount)" ro
+		r2=$(field "$l" ro2)
+		expect "$fs: at most one remount failed" "${r2:-not tried}" "$([ "$r2" = failed ] && echo "0 or not tried" || echo "${r2:-not tried}")"
+	done
+	;;
+evictread)
+	guest_run evictread
+	for fs in ext2 ext4; do
+		l=$(grep -a "^KPTEST evictread $fs " "$log" | tail -n 1)
+		[ -n "$l" ] || { echo "FAIL: evictread $fs: no result"; fail=1; continue; }
+		expect "$fs: open while the inode table block cannot be read" "$(field "$l" open_unreadable)" EIO
+		if [ "$flavour" = patched ]; then
+			expect "$fs: fsync after the failed read" "$(field "$l" fsync)" EIO
+		else
+			expect "$fs: fsync after the failed read (stock loses it at eviction)" "$(field "$l" fsync)" 0
+		fi
+		expect "$fs: second fsync" "$(field "$l" again)" 0
+	done
+	;;
+fallockeep)
+	guest_run fallockeep
+	for v in ext4 ext4-jdata; do
+		l=$(grep -a "^KPTEST falloc-keep $v " "$log" | tail -n 1)
+		case "$l" in '' | *setup-failed*) echo "FAIL: falloc-keep $v: no result (${l:-no line})"; fail=1; continue ;; esac
+		echo "recorded: ${l#KPTEST }"
+		for m in punch zero collapse insert; do
+			[ "$v" = ext4 ] || expect "$v $m: the file switched to data=journal" "$(field "$l" "${m}_jdata")" 0
+			expect "$v $m: fdatasync after the fallocate" "$(field "$l" "${m}_fdatasync")" EIO
+			expect "$v $m: fsync after that" "$(field "$l" "${m}_fsync")" 0
+		done
+	done
+	;;
+dirsync | dirflag | dirplain)
+	mode=${case#dir}
+	guest_run "dir:$mode"
+	l=$(grep -a "^KPTEST dir-$mode ext2 " "$log" | tail -n 1)
+	case "$l" in '' | *setup-failed*) die "dir-$mode: no result (${l:-no line})" ;; esac
+	# the ext2 image is the disk's first 32 MiB (mkimages.py)
+	dd if="$work/img/disk.img" of="$work/ext2.img" bs=1M count=32 status=none
+	set +e
+	e2fsck -fn "$work/ext2.img" >"$work/fsck.out" 2>&1
+	frc=$?
+	set -e
+	sed 's/^/fsck: /' "$work/fsck.out" | head -n 40
+	echo "recorded: ${l#KPTEST } fsck_exit=$frc"
+	if [ "$mode" = sync ]; then
+		expect "the change whose directory write failed" "$(field "$l" first)" failed
+	elif [ "$mode" = flag ]; then
+		expect "chattr +D on the directory" "$(field "$l" dirsync_flag)" 0
+	fi
+	if [ "$flavour" = patched ]; then
+		for k in creat_a creat_b mkdir_c unlink_x rename_y; do
+			expect "later change $k (the disk works)" "$(field "$l" $k)" 0
+		done
+		expect "fsync of the descriptor open since before" "$(field "$l" dirfd_fsync1)" EIO
+		expect "second fsync of it" "$(field "$l" dirfd_fsync2)" 0
+		expect "ext2_error() remounted read-only (errors=remount-ro)" "$(field "$l" mount)" ro
+		# Every kernel damages the directory when a change's own write fails under dirsync
+		# (ext2_add_nondir() discards the inode, its entry stays in the page and reaches
+		# the disk with the next change): fsck then finds "first". The later changes must
+		# add no damage, and without that first failure the filesystem must be clean.
+		if [ "$mode" = sync ]; then
+			n=$(grep -cE "Entry '[abcz]'|Entry 'first'" "$work/fsck.out" || true)
+			m=$(grep -cE "Entry '[abcz]'" "$work/fsck.out" || true)
+			expect "fsck: the first change's entry is the only damaged one" "$m of $n" "0 of $n"
+		else
+			expect "fsck -fn of the image" "$frc" 0
+		fi
 	fi
 	;;
 *) die "unknown case $case" ;;
