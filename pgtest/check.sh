@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Assert on a pgtest/run.sh table: the kernel keeps every committed row.
 # usage: pgtest/check.sh --keep RESULTS.txt KERNEL
-# For every row of KERNEL: the run worked; the error variants (evict, noevict) really
+# For every row of KERNEL: the run worked; the error variants (evict, noevict, evict-xfs) really
 # failed writes (io_errors > 0) and the noerror control did not, and its checkpoint
 # succeeded; rows_after equals rows_committed with the same checksum. Each violation is
 # one line "LOST: KERNEL VARIANT ..." or "BAD: ..."; exit 0 if none, 1 otherwise, 2 on

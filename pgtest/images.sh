@@ -6,6 +6,8 @@
 #   cluster.img  ext4: a fresh cluster in /pgdata (initdb on the host as the package's
 #                non-root postgres user, --locale=C) with pgtest's settings appended to its
 #                postgresql.conf; mkfs.ext4 -d keeps the owner (the host postgres uid)
+#   xfs.img      an empty xfs (300 MiB, sparse): the guest copies the cluster onto it for
+#                the evict-xfs variant
 #   passwd, group  the guest's, with that postgres user
 # Prints the directory holding them. The key covers this script, the installed
 # postgresql-15 version and the host's postgres uid; nothing is ever committed.
@@ -90,6 +92,8 @@ log_min_messages = warning
 update_process_title = off
 CONF
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 -d "$stage" -L pgdata "$dir/cluster.img" 256M >&2
+truncate -s 300M "$dir/xfs.img"
+mkfs.xfs -q -f -L pgxfs "$dir/xfs.img" >&2
 printf 'root:x:0:0:root:/root:/bin/sh\npostgres:x:%s:%s:PostgreSQL:/tmp:/bin/sh\n' "$uid" "$gid" >"$dir/passwd"
 printf 'root:x:0:\npostgres:x:%s:\n' "$gid" >"$dir/group"
 touch "$dir/done"

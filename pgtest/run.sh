@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run the fsyncgate sequence with the real PostgreSQL server in QEMU guests, one boot per
 # kernel and variant, and print one table row each (see README.md for the sequence).
-# usage: pgtest/run.sh [--kernels stock,patched] [--variants evict,noevict,noerror]
+# usage: pgtest/run.sh [--kernels stock,patched] [--variants evict,noevict,noerror,evict-xfs]
 #                      [--out DIR] [--timeout S]
 #   --out DIR     keep each guest's console log (guest-KERNEL-VARIANT.log) and the table
 #                 (results.txt) there; default: a temporary directory, removed
@@ -10,14 +10,15 @@
 #   kernel variant checkpoint rows_committed rows_after lost md5 recovery io_errors seconds
 # checkpoint: ok (CHECKPOINT succeeded), PANIC (the server PANICked), error; lost =
 # rows_committed - rows_after; md5 = same|DIFFERENT (the rows' checksum against the
-# committed one); recovery = wal-replay when the restart replayed WAL; io_errors = kernel
-# "I/O error" lines after the sync (0 in the noerror control).
+# committed one); recovery = wal-replay when the restart replayed WAL; io_errors = writeback
+# errors the kernel recorded in page-cache mappings during the sync (its filemap_set_wb_err
+# tracepoint; 0 in the noerror control).
 # Exit 0 when every run produced its row, 1 otherwise (what the kernel did with the
 # data is pgtest/check.sh's business).
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
 PT=$LIBERRSEQ_ROOT/pgtest
-kernels=stock,patched variants=evict,noevict,noerror out='' timeout=900
+kernels=stock,patched variants=evict,noevict,noerror,evict-xfs out='' timeout=900
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels) kernels=${2:?}; shift 2 ;;
@@ -55,10 +56,11 @@ for k in ${kernels//,/ }; do
 		log "pgtest: $k kernel, variant $v"
 		cp --sparse=always "$images/cluster.img" "$work/cluster.img"
 		cp --sparse=always "$images/soft.img" "$work/soft.img"
+		cp --sparse=always "$images/xfs.img" "$work/xfs.img"
 		glog=$out/guest-$k-$v.log
 		t=$SECONDS rc=0
 		"$VM_DIR/run.sh" --kernel "$k" -q --timeout "$timeout" --mem 512M \
-			--disk "$work/cluster.img" --disk "$work/soft.img" \
+			--disk "$work/cluster.img" --disk "$work/soft.img" --disk "$work/xfs.img" \
 			--add "$bin:/usr/bin/pgguest" --add "$etc:/etc/pgtest" \
 			-- sh /etc/pgtest/fsyncgate.sh "$v" >"$glog" 2>&1 || rc=$?
 		secs=$((SECONDS - t))

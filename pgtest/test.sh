@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The ctest entry (labels vm, postgres): run the three variants on one kernel, print the
+# The ctest entry (labels vm, postgres): run the four variants on one kernel, print the
 # table, and with --keep assert that the kernel kept every committed row (pgtest/check.sh).
 # usage: pgtest/test.sh KERNEL OUTDIR [--keep]
 set -euo pipefail

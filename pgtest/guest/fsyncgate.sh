@@ -1,14 +1,20 @@
 #!/bin/sh
 # pgtest guest command (busybox sh): the fsyncgate sequence with the real PostgreSQL server.
-# usage: sh /etc/pgtest/fsyncgate.sh evict|noevict|noerror
+# usage: sh /etc/pgtest/fsyncgate.sh evict|noevict|noerror|evict-xfs
 # Disks: /dev/vda the cluster (ext4, mounted data=ordered over dm device "pgtest"),
-# /dev/vdb the PostgreSQL software (ext2, read-only). Files from pgtest/run.sh in /etc/pgtest.
+# /dev/vdb the PostgreSQL software (ext2, read-only), /dev/vdc an empty xfs: evict-xfs copies
+# the cluster there (cp -a) and runs the evict sequence on xfs over the dm device instead.
+# Files from pgtest/run.sh in /etc/pgtest.
 # Prints "PGTEST key value" lines, server log lines as "PGLOG ...", and at the end one
 # "PGTEST-RESULT k=v ..." line; exits 0 when the run itself worked (whatever the kernel did
 # with the data), 1 when a step failed.
 set -u
 variant=${1:?variant}
-case "$variant" in evict | noevict | noerror) ;; *) echo "bad variant $variant"; exit 2 ;; esac
+case "$variant" in
+evict | noevict | noerror) fs=ext4 disk=/dev/vda opts="-o data=ordered" step=$variant ;;
+evict-xfs) fs=xfs disk=/dev/vdc opts= step=evict ;;
+*) echo "bad variant $variant"; exit 2 ;;
+esac
 E=/etc/pgtest
 DATA=/data/pgdata
 LOG=/tmp/pg.log
@@ -37,8 +43,15 @@ cp "$E/passwd" /etc/passwd
 cp "$E/group" /etc/group
 # writeback only when pgtest asks (sync), never by the flusher's clock in the middle
 echo 0 >/proc/sys/vm/dirty_writeback_centisecs
-pgguest up /dev/vda /dev/pgtest-dm || fail "dm up"
-mount -t ext4 -o data=ordered /dev/pgtest-dm /data || fail "mount cluster"
+pgguest up $disk /dev/pgtest-dm || fail "dm up"
+mount -t $fs $opts /dev/pgtest-dm /data || fail "mount cluster"
+if [ "$fs" != ext4 ]; then
+	mkdir -p /src
+	mount -t ext4 -o ro /dev/vda /src || fail "mount the ext4 cluster to copy"
+	cp -a /src/pgdata /data/ || fail "copy the cluster to $fs"
+	umount /src
+	sync
+fi
 say kernel "$(uname -r)"
 say variant "$variant"
 say mount "$(grep ' /data ' /proc/mounts)"
@@ -69,16 +82,23 @@ done
 say open_descriptors_of_t 0
 
 # --- the device fails under t's file; writeback (sync consumes no error); eviction
-if [ "$variant" != noerror ]; then
-	pgguest fail /dev/vda "$rel" || fail "pgguest fail"
+if [ "$step" != noerror ]; then
+	pgguest fail $disk "$rel" || fail "pgguest fail"
 	say dm_table "$(dmsetup table pgtest | grep -c error) error segment(s)"
 	dmsetup table pgtest | sed 's/^/PGTEST dm /'
 fi
+# count the writeback errors the kernel records in page-cache mappings meanwhile (its
+# filemap_set_wb_err tracepoint): xfs logs no "I/O error" line for a failed data write
+ev=/sys/kernel/tracing/events/filemap/filemap_set_wb_err
+echo >/sys/kernel/tracing/trace
+echo 1 >$ev/enable
 sync
-io_errors=$(dmesg | grep -c 'I/O error')
+echo 0 >$ev/enable
+io_errors=$(grep -c filemap_set_wb_err /sys/kernel/tracing/trace)
 say kernel_io_errors "$io_errors"
+say kernel_io_error_lines "$(dmesg | grep -c 'I/O error')"
 dmesg | grep 'I/O error' | head -n 3 | sed 's/^/PGTEST dmesg /'
-if [ "$variant" = evict ]; then
+if [ "$step" = evict ]; then
 	pgguest evict "$rel" || fail "evict"
 	say evicted "$rel"
 fi
@@ -124,11 +144,11 @@ umount_data() {
 }
 
 # --- heal, stop, remount (the page cache goes: what counts is the disk), restart, count
-[ "$variant" = noerror ] || pgguest heal /dev/vda || fail "heal"
+[ "$step" = noerror ] || pgguest heal $disk || fail "heal"
 if running; then pg "pg_ctl -D $DATA -m fast -w -t 600 stop" >/dev/null || fail "server stop"; fi
 umount_data || fail "umount"
 echo 3 >/proc/sys/vm/drop_caches
-mount -t ext4 -o data=ordered /dev/pgtest-dm /data || fail "remount cluster"
+mount -t $fs $opts /dev/pgtest-dm /data || fail "remount cluster"
 start
 psql_ -f "$E/count.sql" >/tmp/count.out 2>&1 || { cat /tmp/count.out; fail "count.sql"; }
 rows_after=$(awk '$1 == "after" { print $2 }' /tmp/count.out)
