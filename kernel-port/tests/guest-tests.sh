@@ -4,7 +4,7 @@
 # usage: guest-tests.sh DISK [TEST...]
 #   TEST: evict sfr mdfds syncfs (default: these four), or one of the review cases:
 #   premount ind falloc fatmd sbwrite syncfsmd; or dontcache, many:LABEL:N[:MEM[:MAX]];
-#   or the third review's cases: evictread fallockeep dir:sync dir:flag dir:plain remount, evict:XFSDISK
+#   or the third review's cases: evictread fallockeep dir:sync dir:flag dir:plain remount dirind, evict:XFSDISK
 # DISK holds the filesystem images of layout.env back to back; every test puts a dm device
 # over one of them (linear), and swaps in a table with "error" over chosen blocks.
 # Result lines start with "KPTEST "; the host parses them.
@@ -272,6 +272,25 @@ t_evictdisk() {
 	e=$(kptest fsync /mnt/kp/f1 | awk '{print $4}')
 	e2=$(kptest fsync /mnt/kp/f1 | awk '{print $4}')
 	echo "KPTEST evict $fs after_drop_caches=$e again=$e2"
+	# The other way back: f2's last close evicts it at once (I_DONTCACHE: the DAX flag
+	# flipped), and the reopen finds the inode in xfs's own cache, reclaimable, and
+	# recycles it without a read (xfs_iget_recycle(), which clears wb_err).
+	dd if=/dev/zero of=/mnt/kp/f2 bs=65536 count=16 2>/dev/null
+	sync
+	bad=$(kptest err-table /mnt/kp/f2 "$good") || { echo "KPTEST evict-recycle $fs err-table-failed"; fs_down "$fs"; return; }
+	kptest overwrite /mnt/kp/f2 1048576
+	kptest dm-load "kp-$fs" "$bad"
+	sync
+	kptest dm-load "kp-$fs" "$good"
+	ev=/sys/kernel/tracing/events/xfs/xfs_iget_recycle
+	echo >/sys/kernel/tracing/trace
+	[ -d $ev ] && echo 1 >$ev/enable
+	d=$(kptest set-dax /mnt/kp/f2 | awk '{print $4}')
+	e=$(kptest fsync /mnt/kp/f2 | awk '{print $4}')
+	e2=$(kptest fsync /mnt/kp/f2 | awk '{print $4}')
+	n=no-tracepoint
+	[ -d $ev ] && { echo 0 >$ev/enable; n=$(grep -c xfs_iget_recycle /sys/kernel/tracing/trace); }
+	echo "KPTEST evict-recycle $fs set_dax=$d fsync=$e again=$e2 recycled=$n"
 	fs_down "$fs"
 }
 
@@ -294,6 +313,25 @@ t_remount() {
 	m=rw
 	grep -q " /mnt/kp [^ ]* ro[,\ ]" /proc/mounts && m=ro
 	echo "KPTEST remount $fs$r mount=$m"
+	fs_down "$fs"
+}
+
+# Review of the third review's fixes: a DIRSYNC change whose new indirect block fails to
+# write. ext2k's directory big fills its 12 direct blocks; the next long name allocates
+# logical block 12 and an indirect block, which ext2_alloc_branch() writes at once for a
+# DIRSYNC directory (ERR_IND: writes fail there). The change must fail (EIO).
+t_dirind() {
+	fs=ext2k
+	fs_up "$fs" dirsync || { echo "KPTEST dirind $fs setup-failed"; return; }
+	swap "$fs" ERR_IND
+	ev=/sys/kernel/tracing/events/filemap/filemap_set_wb_err
+	echo >/sys/kernel/tracing/trace
+	echo 1 >$ev/enable
+	if touch "/mnt/kp/big/$ext2k_NEXT" 2>/dev/null; then r=0; else r=failed; fi
+	echo 0 >$ev/enable
+	n=$(grep -c filemap_set_wb_err /sys/kernel/tracing/trace)
+	swap "$fs" GOOD
+	echo "KPTEST dirind $fs touch=$r wb_errors=$n size=$(stat -c %s /mnt/kp/big)"
 	fs_down "$fs"
 }
 
@@ -380,10 +418,10 @@ $t
 EOF
 		t_many "$label" "$n" "$mem" "$max"
 		;;
-	evict) t_evict ext2; t_evict ext4 ;;
+	evict) t_evict ext2; t_evict ext4; t_evict ext4fc ;;
 	evict:*) t_evictdisk xfs "${t#evict:}" ;;
 	mdfds) t_mdfds ext2; t_mdfds ext4nj ;;
-	sfr) t_fds sfr ext4 ERR_RACE r; t_fds sfr ext2 ERR_RACE r ;;
+	sfr) t_fds sfr ext4 ERR_RACE r; t_fds sfr ext2 ERR_RACE r; t_fds sfr ext4fc ERR_RACE r ;;
 	syncfs) t_syncfs ext4 300; t_syncfs ext2 300 ;;
 	premount) t_premount ext2 ;;
 	ind) t_fds ind-fds ext2 ERR_IND ind ;;
@@ -393,7 +431,8 @@ EOF
 	syncfsmd) t_syncfsmd ext2 100; t_syncfsmd ext4nj 100 ;;
 	evictread) t_evictread ext2; t_evictread ext4 ;;
 	remount) t_remount ext4nj; t_remount ext4 ;;
-	fallockeep) t_fallockeep ext4; t_fallockeep ext4 jdata ;;
+	dirind) t_dirind ;;
+	fallockeep) t_fallockeep ext4; t_fallockeep ext4 jdata; t_fallockeep ext4fc ;;
 	dir:*) t_dir ext2 "${t#dir:}" ;;
 	*) echo "KPTEST unknown-test $t" ;;
 	esac

@@ -4,7 +4,8 @@
 
 usage: mkimages.py OUTDIR
 
-Writes OUTDIR/disk.img (ext2, ext4 and ext4 without a journal, made with the
+Writes OUTDIR/disk.img (ext2, ext4, ext4 without a journal and ext4 with fast
+commits, made with the
 host's mkfs -d so the files already have their blocks, then an empty vfat and
 an empty exfat; 32 MiB each, back to back) and OUTDIR/layout.env: for each
 filesystem its type and mount options and device-mapper tables over the disk
@@ -23,8 +24,13 @@ back, an inode table block after a failed write left its buffer not uptodate)
 is still readable; for vfat and exfat ERR_MD (writes to the metadata
 area fail: vfat's FATs, exfat's boot region, FAT, bitmap, upcase table and
 root directory). Block numbers come from debugfs and the boot sectors.
-Last, "many": an empty 320 MiB ext4 with 1 KiB blocks and room for 210000
+Then "many": an empty 320 MiB ext4 with 1 KiB blocks and room for 210000
 inodes (GOOD only; kptest many-setup makes its error table from FIEMAP).
+Last, "ext2k": ext2 with 1 KiB blocks whose directory big fills its 12 direct
+blocks exactly (47 names of 246 characters), so that the next such name needs
+logical block 12 and a new indirect block; ERR_IND: writes fail on the block
+ext2 will allocate for it (the first free block after big's block 11, which
+ext2_find_near() gives as the goal of a directory's new branch).
 """
 import os
 import re
@@ -43,6 +49,9 @@ FILESYSTEMS = [
                           "-E", "lazy_itable_init=0,lazy_journal_init=0"]),
     ("ext4nj", "ext4", "", ["mkfs.ext4", "-q", "-F", "-b", "4096", "-O", "^has_journal",
                             "-E", "lazy_itable_init=0"]),
+    # fast commits: fsync waits on the data through jbd2_wait_inode_data()
+    ("ext4fc", "ext4", "", ["mkfs.ext4", "-q", "-F", "-b", "4096", "-O", "fast_commit",
+                            "-E", "lazy_itable_init=0,lazy_journal_init=0"]),
 ]
 
 # Two runs of 100000 files of one 1 KiB block fit (issue 14's eviction measurement: 1e5
@@ -135,6 +144,19 @@ def exfat_md_sectors(img):
     return [(0, heap + (max(used) - 1) * spc)]
 
 
+# 1 KiB blocks: "." and ".." and 3 entries of 256 bytes fill block 0, 4 fill each other
+BIG_NAMES = 3 + 11 * 4
+
+
+def big_name(i):
+    return "%0246d" % i
+
+
+def file_blocks_k(img, path):
+    """The number of data blocks (not the indirect ones) of path."""
+    return len(debugfs(img, "blocks " + path).split())
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -206,6 +228,30 @@ def main():
         env.append('many_TYPE="ext4"')
         env.append('many_OPTS=""')
         env.append(f'many_GOOD="0 {MANY_SECT} linear DEV {base}"')
+        with open(img, "rb") as f:
+            d.write(f.read())
+        os.unlink(img)
+        # "ext2k", after "many"
+        img = os.path.join(out, "ext2k.img")
+        kroot = os.path.join(out, "root-ext2k")
+        os.makedirs(os.path.join(kroot, "big"), exist_ok=True)
+        for i in range(BIG_NAMES):
+            open(os.path.join(kroot, "big", big_name(i)), "wb").close()
+        with open(img, "wb") as f:
+            f.truncate(SECT_PER_IMG * 512)
+        subprocess.run(["mkfs.ext2", "-q", "-F", "-b", "1024", "-d", kroot, img], check=True)
+        assert file_blocks_k(img, "/big") == 12, "big must fill exactly its 12 direct blocks"
+        last = int(debugfs(img, "bmap /big 11").split()[0])
+        ind = next(b for b in range(last + 1, SECT_PER_IMG // 2)
+                   if "not in use" in debugfs(img, f"testb {b}"))
+        assert "not in use" in debugfs(img, f"testb {ind + 1}"), "no room for the data block"
+        base += MANY_SECT
+        env.append('ext2k_TYPE="ext2"')
+        env.append('ext2k_OPTS=""')
+        env.append(f'ext2k_GOOD="0 {SECT_PER_IMG} linear DEV {base}"')
+        segs = [(ind * 2, 2)]
+        env.append(f'ext2k_ERR_IND="{table(base, segs, "flakey")}"')
+        env.append(f'ext2k_NEXT="{big_name(BIG_NAMES)}"')
         with open(img, "rb") as f:
             d.write(f.read())
         os.unlink(img)

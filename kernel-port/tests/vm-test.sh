@@ -36,6 +36,8 @@
 #           arrives; 6.1 reports twice, 0003), KPORT_RACE_ROUNDS rounds each (default 200),
 #           the probe holding up to KPORT_RACE_MS ms (default 200). patched: nothing lost or
 #           reported twice; stock: both seen (> 0). The bare syncfs race is recorded too
+#   dirind  ext2 (1 KiB blocks) mounted dirsync: a new name that needs a new indirect block,
+#           whose write fails: the change must fail (EIO) on both kernels
 #   remount ext4 with and without a journal: a metadata block's write fails in sync(2),
 #           nobody reports it, then mount -o remount,ro up to three times: at most one may
 #           fail (stock fails one, through the block device's legacy flags), and the mount
@@ -60,7 +62,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -ge 2 ] || die "usage: $0 kunit|evict|mdfds|syncfs|review|evictrec|races|remount|evictread|fallockeep|dirsync|dirflag|dirplain stock|patched [--log FILE]"
+[ $# -ge 2 ] || die "usage: $0 kunit|evict|mdfds|syncfs|review|evictrec|races|dirind|remount|evictread|fallockeep|dirsync|dirflag|dirplain stock|patched [--log FILE]"
 case=$1 flavour=$2
 shift 2
 keep_log=
@@ -160,14 +162,14 @@ evict)
 	extra_disk=(--disk "$work/xfs.img")
 	guest_run evict sfr evict:/dev/vdb
 	# sync_file_range (seed 003): the same on both kernels, 6.1 already has it.
-	for fs in ext4 ext2; do
+	for fs in ext4 ext2 ext4fc; do
 		l=$(grep -a "^KPTEST sfr $fs " "$log" | tail -n 1)
 		[ -n "$l" ] || { echo "FAIL: no sync_file_range result for $fs"; fail=1; continue; }
 		expect "$fs: sync_file_range after a write error" "$(field "$l" sfr1)" EIO
 		expect "$fs: sync_file_range again" "$(field "$l" sfr2)" 0
 		expect "$fs: fsync on another descriptor" "$(field "$l" other_fd_fsync)" EIO
 	done
-	for fs in ext2 ext4; do
+	for fs in ext2 ext4 ext4fc; do
 		l=$(grep -a "^KPTEST evict $fs " "$log" | tail -n 1)
 		[ -n "$l" ] || { echo "FAIL: no result for $fs"; fail=1; continue; }
 		expect "$fs: fsync of the control file (no drop_caches)" "$(field "$l" control)" EIO
@@ -189,6 +191,18 @@ evict)
 		expect "xfs: fsync after drop_caches (stock loses the error)" "$(field "$l" after_drop_caches)" 0
 	fi
 	expect "xfs: second fsync" "$(field "$l" again)" 0
+	l=$(grep -a "^KPTEST evict-recycle xfs " "$log" | tail -n 1)
+	case "$l" in '' | *failed*) echo "FAIL: evict-recycle xfs: no result (${l:-no line})"; fail=1 ;; esac
+	expect "xfs recycle: the DAX flag flipped (I_DONTCACHE)" "$(field "$l" set_dax)" 0
+	n=$(field "$l" recycled)
+	expect "xfs recycle: the reopen recycled the cached inode (xfs_iget_recycle)" \
+		"$([ "${n:-0}" -gt 0 ] 2>/dev/null && echo yes || echo "no ($n)")" yes
+	if [ "$flavour" = patched ]; then
+		expect "xfs recycle: fsync after the eviction" "$(field "$l" fsync)" EIO
+	else
+		expect "xfs recycle: fsync after the eviction (stock loses the error)" "$(field "$l" fsync)" 0
+	fi
+	expect "xfs recycle: second fsync" "$(field "$l" again)" 0
 	if grep -aq "Busy inodes after unmount" "$log"; then
 		echo "FAIL: the kernel reported busy inodes after unmount"
 		fail=1
@@ -359,6 +373,18 @@ evictrec)
 		esac
 	fi
 	;;
+dirind)
+	guest_run dirind
+	l=$(grep -a "^KPTEST dirind ext2k " "$log" | tail -n 1)
+	case "$l" in '' | *setup-failed*) die "dirind: no result (${l:-no line})" ;; esac
+	echo "recorded: ${l#KPTEST }"
+	# preconditions on both kernels: the change allocated block 12 (13 KiB of directory),
+	# and a write failed meanwhile (the indirect block's)
+	expect "the directory grew to 13 blocks" "$(field "$l" size)" 13312
+	n=$(field "$l" wb_errors)
+	expect "a writeback error recorded during the change" "$([ "${n:-0}" -gt 0 ] && echo yes || echo "no ($n)")" yes
+	expect "the change whose indirect block failed to write" "$(field "$l" touch)" failed
+	;;
 remount)
 	guest_run remount
 	for fs in ext4nj ext4; do
@@ -388,12 +414,12 @@ evictread)
 	;;
 fallockeep)
 	guest_run fallockeep
-	for v in ext4 ext4-jdata; do
+	for v in ext4 ext4-jdata ext4fc; do
 		l=$(grep -a "^KPTEST falloc-keep $v " "$log" | tail -n 1)
 		case "$l" in '' | *setup-failed*) echo "FAIL: falloc-keep $v: no result (${l:-no line})"; fail=1; continue ;; esac
 		echo "recorded: ${l#KPTEST }"
 		for m in punch zero collapse insert; do
-			[ "$v" = ext4 ] || expect "$v $m: the file switched to data=journal" "$(field "$l" "${m}_jdata")" 0
+			[ "$v" != ext4-jdata ] || expect "$v $m: the file switched to data=journal" "$(field "$l" "${m}_jdata")" 0
 			expect "$v $m: fdatasync after the fallocate" "$(field "$l" "${m}_fdatasync")" EIO
 			expect "$v $m: fsync after that" "$(field "$l" "${m}_fsync")" 0
 		done
