@@ -149,7 +149,7 @@ write_report() {
 			print "."
 		}' "$out/wall.tsv"
 		[ ! -s "$out/wall.tsv" ] || echo
-		echo "Contract \`stock\`: Linux $KLINE as released. Contract \`patched\`: md_cursor, keep_unseen, syncfs_locked, syncfs_cursor_only, syncfs_bdev_cursor, md_once, fat_md_once, falloc_cursor, mount_forgets, remount_since (see difftest/README.md). Divergent scripts are attributed to the smallest set of contract switches that, turned off, makes the kernel agree (the first such set in the order above)."
+		echo "Contract \`stock\`: Linux $KLINE as released. Contract \`patched\`: md_cursor, keep_unseen, syncfs_locked, syncfs_cursor_only, syncfs_bdev_cursor, md_once, fat_md_once, mount_forgets, remount_since (see difftest/README.md). Divergent scripts are attributed to the smallest set of contract switches that, turned off, makes the kernel agree (the first such set in the order above)."
 		# scripts a per-line rule cut short (the model stops where the kernel leaves
 		# what it follows): counted, never passed silently
 		# (a merge has them in the shards' directories, one line per shard)

@@ -32,22 +32,27 @@ static int ext4_sync_file(struct m_state *m, struct m_fd *f, long long first, lo
 /*
  * fs/ext4/super.c __ext4_remount() going read-only: sync_filesystem(), whose
  * error fails the remount (:6503); patched (remount_since, kernel-port 0011):
- * sync_filesystem_since() a sample taken at the start: nothing from before
- * it, and the AS flags left alone.
+ * sync_filesystem_since() a sample taken at the start (errseq_sample(): 0 for
+ * an error no one has seen), the AS flags left alone; an error it reports is
+ * then marked seen, so that it fails this remount only.
  */
 static int ext4_remount(struct m_state *m, int going_ro)
 {
 	unsigned keep = M_BDEV(m).as;
+	errseq_t since;
 	int r;
 
 	if (!going_ro)
 		return 0;
 	if (!m->c.remount_since)
 		return m_sync_filesystem(m, 0);
-	r = m_sync_filesystem(m, 0);
-	(void)r;
+	since = errseq_sample(&M_BDEV(m).wb_err);
+	(void)m_sync_filesystem(m, 0);
 	M_BDEV(m).as = keep;
-	return 0;
+	r = errseq_check(&M_BDEV(m).wb_err, since);
+	if (r)
+		errseq_check_and_advance(&M_BDEV(m).wb_err, &since);
+	return r;
 }
 
 /*

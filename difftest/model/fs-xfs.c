@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * XFS (fs/xfs, 6.1). Not touched by the patched series: its fsync reads no
- * metadata cursor, and it does not set FS_WB_ERR_RECORD (an evicted inode's
- * unseen error is lost on both kernels). Its own waits before a layout or size
+ * XFS (fs/xfs, 6.1). The patched series sets FS_WB_ERR_RECORD on it (kernel-port
+ * 0018: an evicted inode's unseen error is kept, as on ext2/ext4; stock loses it);
+ * its fsync reads no metadata cursor. Its own waits before a layout or size
  * change use filemap_write_and_wait_range(): they hand the mapping's AS flag
  * to whichever descriptor calls first, on both kernels.
  */
@@ -129,6 +129,7 @@ const struct dt_fs_rules dt_fs_xfs = {
 	.name = "xfs",
 	.has_bdev = 1,
 	.stable_ino = 1,
+	.wb_err_record = 1,
 	.remount = xfs_remount,
 	.fsync = xfs_file_fsync,
 	.setsize = xfs_setsize,

@@ -74,18 +74,21 @@ struct dt_contract {
 	int falloc_cursor; /* ext4 fallocate: punch hole (over a file with dirty pages),
 			      collapse and insert range wait with
 			      file_write_and_wait_range(): a descriptor's error once,
-			      f_wb_err advanced (kernel-port 0011 since the review); off
-			      (stock): filemap_write_and_wait_range(), the mapping's
-			      AS_EIO/AS_ENOSPC flag, to the first caller of any descriptor */
+			      f_wb_err advanced (kernel-port 0011 from the second review to
+			      the third, which found that it takes fsync's report: not in
+			      "patched" since); off (stock and the series):
+			      filemap_write_and_wait_range(), the mapping's AS_EIO/AS_ENOSPC
+			      flag, to the first caller of any descriptor */
 	int mount_forgets; /* a mount marks an error left unseen on the block device seen
 			      and clears its AS flags (kernel-port 0007 since the review,
 			      bdev_forget_wb_err()): nothing reports it through the new
 			      filesystem; off: the patched md cursor samples it unseen
 			      and the first fsync of any file reports it */
 	int remount_since; /* ext4's remount read-only syncs with sync_filesystem_since():
-			      an error from before the remount neither fails it nor is
-			      consumed (kernel-port 0011); off: sync_filesystem()'s bdev
-			      AS flag fails the remount (EIO), which stays read-write */
+			      an error seen before the remount neither fails it nor is
+			      consumed; one no one has seen fails it once and is marked
+			      seen (kernel-port 0011); off: sync_filesystem()'s bdev AS
+			      flag fails the remount (EIO), which stays read-write */
 	enum dt_bug bug;
 	/* Not a switch but a fact about the kernel under test: its line (contract token
 	 * linux=6.1, the default, or linux=6.12). Where 6.12 really behaves differently
