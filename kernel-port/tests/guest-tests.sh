@@ -32,6 +32,22 @@ fs_down() {
 }
 swap() { eval "kptest dm-load kp-$1 \"\$(tbl \"\$${1}_$2\")\""; }
 
+# trace_on EVENT (e.g. filemap/filemap_set_wb_err): an empty trace buffer, the event on;
+# trace_count EVENT: the event off, print how many times it fired ("no-tracepoint" if the
+# kernel has no such event).
+trace_on() {
+	echo >/sys/kernel/tracing/trace
+	[ ! -d "/sys/kernel/tracing/events/$1" ] || echo 1 >"/sys/kernel/tracing/events/$1/enable"
+}
+trace_count() {
+	if [ -d "/sys/kernel/tracing/events/$1" ]; then
+		echo 0 >"/sys/kernel/tracing/events/$1/enable"
+		grep -c " ${1#*/}:" /sys/kernel/tracing/trace
+	else
+		echo no-tracepoint
+	fi
+}
+
 # The article's case: write, close, writeback fails, drop_caches, reopen, fsync.
 # f2 is the control (fsync before drop_caches): it must fail on every kernel. f3 keeps an
 # unreported error until the unmount.
@@ -96,13 +112,10 @@ t_premount() {
 	dev=$(kptest dm-create "kp-$fs" "$(tbl "$bad")") || { echo "KPTEST premount $fs setup-failed"; return; }
 	# Count the errors recorded on any mapping meanwhile (tracepoint of 6.1's
 	# __filemap_set_wb_err()): the raw write must really have failed.
-	ev=/sys/kernel/tracing/events/filemap/filemap_set_wb_err
-	echo >/sys/kernel/tracing/trace
-	echo 1 >$ev/enable
+	trace_on filemap/filemap_set_wb_err
 	kptest raw-rewrite "$dev" "$off"
 	sync			# the raw block fails to write back; nobody reports it
-	echo 0 >$ev/enable
-	n=$(grep -c filemap_set_wb_err /sys/kernel/tracing/trace)
+	n=$(trace_count filemap/filemap_set_wb_err)
 	kptest dm-load "kp-$fs" "$(tbl "$good")"
 	eval "mount -t \$${fs}_TYPE -o errors=remount-ro $dev /mnt/kp" || { echo "KPTEST premount $fs mount-failed"; kptest dm-remove "kp-$fs"; return; }
 	r=$(kptest new-file-fsync /mnt/kp/new)
@@ -282,14 +295,11 @@ t_evictdisk() {
 	kptest dm-load "kp-$fs" "$bad"
 	sync
 	kptest dm-load "kp-$fs" "$good"
-	ev=/sys/kernel/tracing/events/xfs/xfs_iget_recycle
-	echo >/sys/kernel/tracing/trace
-	[ -d $ev ] && echo 1 >$ev/enable
+	trace_on xfs/xfs_iget_recycle
 	d=$(kptest set-dax /mnt/kp/f2 | awk '{print $4}')
 	e=$(kptest fsync /mnt/kp/f2 | awk '{print $4}')
 	e2=$(kptest fsync /mnt/kp/f2 | awk '{print $4}')
-	n=no-tracepoint
-	[ -d $ev ] && { echo 0 >$ev/enable; n=$(grep -c xfs_iget_recycle /sys/kernel/tracing/trace); }
+	n=$(trace_count xfs/xfs_iget_recycle)
 	echo "KPTEST evict-recycle $fs set_dax=$d fsync=$e again=$e2 recycled=$n"
 	fs_down "$fs"
 }
@@ -324,12 +334,9 @@ t_dirind() {
 	fs=ext2k
 	fs_up "$fs" dirsync || { echo "KPTEST dirind $fs setup-failed"; return; }
 	swap "$fs" ERR_IND
-	ev=/sys/kernel/tracing/events/filemap/filemap_set_wb_err
-	echo >/sys/kernel/tracing/trace
-	echo 1 >$ev/enable
+	trace_on filemap/filemap_set_wb_err
 	if touch "/mnt/kp/big/$ext2k_NEXT" 2>/dev/null; then r=0; else r=failed; fi
-	echo 0 >$ev/enable
-	n=$(grep -c filemap_set_wb_err /sys/kernel/tracing/trace)
+	n=$(trace_count filemap/filemap_set_wb_err)
 	swap "$fs" GOOD
 	echo "KPTEST dirind $fs touch=$r wb_errors=$n size=$(stat -c %s /mnt/kp/big)"
 	fs_down "$fs"

@@ -589,21 +589,31 @@ static void many_write(const char *path, int flags, int seed)
 }
 
 /* the first sector of path's only block */
+/*
+ * FIEMAP of PATH after a sync of its data (FIEMAP_FLAG_SYNC) into FM, which
+ * has room for COUNT extents.
+ */
+static void fiemap_sync(const char *path, struct fiemap *fm, unsigned int count)
+{
+	int fd = open_or_die(path, O_RDONLY);
+
+	memset(fm, 0, sizeof(*fm) + count * sizeof(fm->fm_extents[0]));
+	fm->fm_length = ~0ULL;
+	fm->fm_flags = FIEMAP_FLAG_SYNC;
+	fm->fm_extent_count = count;
+	if (ioctl(fd, FS_IOC_FIEMAP, fm))
+		die("FS_IOC_FIEMAP");
+	close(fd);
+}
+
 static unsigned long long many_sector(const char *path)
 {
 	struct {
 		struct fiemap fm;
 		struct fiemap_extent fe;
 	} x;
-	int fd = open_or_die(path, O_RDONLY);
 
-	memset(&x, 0, sizeof(x));
-	x.fm.fm_length = ~0ULL;
-	x.fm.fm_flags = FIEMAP_FLAG_SYNC;
-	x.fm.fm_extent_count = 1;
-	if (ioctl(fd, FS_IOC_FIEMAP, &x.fm))
-		die("FS_IOC_FIEMAP");
-	close(fd);
+	fiemap_sync(path, &x.fm, 1);
 	if (x.fm.fm_mapped_extents != 1 || x.fe.fe_length != MANY_BYTES ||
 	    x.fe.fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC))
 		errno = EINVAL, die(path);
@@ -837,17 +847,10 @@ static int cmd_err_table(const char *path, const char *good)
 	unsigned long long len, base, pos = 0, s, e;
 	char dev[64];
 	unsigned int i;
-	int fd = open_or_die(path, O_RDONLY);
 
 	if (sscanf(good, "0 %llu linear %63s %llu", &len, dev, &base) != 3)
 		errno = EINVAL, die(good);
-	memset(&x, 0, sizeof(x));
-	x.fm.fm_length = ~0ULL;
-	x.fm.fm_flags = FIEMAP_FLAG_SYNC;
-	x.fm.fm_extent_count = 32;
-	if (ioctl(fd, FS_IOC_FIEMAP, &x.fm))
-		die("FS_IOC_FIEMAP");
-	close(fd);
+	fiemap_sync(path, &x.fm, 32);
 	if (!x.fm.fm_mapped_extents || x.fm.fm_mapped_extents >= 32)
 		errno = ERANGE, die(path);
 	for (i = 0; i < x.fm.fm_mapped_extents; i++) {
