@@ -192,22 +192,36 @@ START_TEST(t_link_rename)
 }
 END_TEST
 
-/* ext4 punch hole: stock hands the AS flag to the first caller, patched each descriptor once */
+/*
+ * ext4 punch hole: the AS flag to the first caller, on stock and on the series
+ * ("patched"); fsync then still reports to each descriptor. falloc_cursor (the
+ * series before the third review) handed each descriptor its error from
+ * fallocate and advanced its cursor: the fsync after it had nothing left.
+ */
 START_TEST(t_falloc_punch)
 {
 	const char *s = "open d0 f0 creat\nopen d1 f0\nwrite d0 16384\nerror data f0 EIO\n"
 			"fallocate d0 PUNCH|KEEP 0 4096\nfallocate d1 PUNCH|KEEP 0 4096\n"
-			"fallocate d1 PUNCH|KEEP 0 4096\nfallocate d0 COLLAPSE|KEEP 0 4096\n";
-	struct dt_sresult st = run("stock", FS_EXT4_ORDERED, s), pa = run("patched", FS_EXT4_ORDERED, s);
+			"fallocate d1 PUNCH|KEEP 0 4096\nfallocate d0 COLLAPSE|KEEP 0 4096\n"
+			"fsync d1\n";
+	struct dt_sresult st = run("stock", FS_EXT4_ORDERED, s),
+			  pa = run("patched", FS_EXT4_ORDERED, s),
+			  fc = run("patched,falloc_cursor", FS_EXT4_ORDERED, s);
 
 	ck_assert_int_eq(ERR(st, 4), EIO);
 	ck_assert_int_eq(ERR(st, 5), 0);
-	ck_assert_int_eq(ERR(pa, 4), EIO);
-	ck_assert_int_eq(ERR(pa, 5), EIO);
-	ck_assert_int_eq(ERR(pa, 6), 0);
 	ck_assert_int_eq(ERR(st, 7), EINVAL); /* 6.1; 6.12 says EOPNOTSUPP */
+	ck_assert_int_eq(ERR(st, 8), EIO);
+	ck_assert_int_eq(ERR(pa, 4), EIO);
+	ck_assert_int_eq(ERR(pa, 5), 0);
+	ck_assert_int_eq(ERR(pa, 8), EIO);
+	ck_assert_int_eq(ERR(fc, 4), EIO);
+	ck_assert_int_eq(ERR(fc, 5), EIO);
+	ck_assert_int_eq(ERR(fc, 6), 0);
+	ck_assert_int_eq(ERR(fc, 8), 0);
 	dt_sresult_free(&st);
 	dt_sresult_free(&pa);
+	dt_sresult_free(&fc);
 }
 END_TEST
 
