@@ -4,7 +4,8 @@
 # usage: guest-tests.sh DISK [TEST...]
 #   TEST: evict sfr mdfds syncfs (default: these four), or one of the review cases:
 #   premount ind falloc fatmd sbwrite syncfsmd; or dontcache, many:LABEL:N[:MEM[:MAX]];
-#   or the third review's cases: evictread fallockeep dir:sync dir:flag dir:plain remount dirind, evict:XFSDISK
+#   or the third review's cases: evictread fallockeep dir:sync dir:flag dir:plain remount dirind,
+#   evict:XFSDISK evictbtrfs:BTRFSDISK
 # DISK holds the filesystem images of layout.env back to back; every test puts a dm device
 # over one of them (linear), and swaps in a table with "error" over chosen blocks.
 # Result lines start with "KPTEST "; the host parses them.
@@ -304,6 +305,43 @@ t_evictdisk() {
 	fs_down "$fs"
 }
 
+# The article's case on btrfs (DISK: a btrfs image of its own), where an inode number names a
+# file only within its subvolume: subvolumes a and b, a file f created in each in one
+# transaction (same inode number, 257, and generation: checked by the host), written and
+# synced; only b/f's blocks fail (found on the device by content: btrfs's FIEMAP addresses are
+# logical), its rewrite fails unseen (nodatacow: in place). After drop_caches, a/f is opened
+# first: it must not get b/f's error, and b/f must.
+t_evictbtrfs() {
+	d=$1
+	good="0 $(blockdev --getsz "$d") linear $d 0"
+	dev=$(kptest dm-create kp-btrfs "$good") &&
+		mount -t btrfs -o nodatacow "$dev" /mnt/kp &&
+		kptest subvol /mnt/kp a && kptest subvol /mnt/kp b &&
+		sync && : >/mnt/kp/a/f && : >/mnt/kp/b/f ||
+		{ echo "KPTEST evict btrfs setup-failed"; return; }
+	kptest tagged /mnt/kp/a/f 16
+	kptest tagged /mnt/kp/b/f 16
+	sync
+	ia=$(kptest ino-gen /mnt/kp/a/f | awk '{print "a_" $4, "a_" $5}')
+	ib=$(kptest ino-gen /mnt/kp/b/f | awk '{print "b_" $4, "b_" $5}')
+	bad=$(kptest scan-table /mnt/kp/b/f "$good") || { echo "KPTEST evict btrfs scan-failed"; fs_down btrfs; return; }
+	kptest overwrite /mnt/kp/a/f 65536
+	kptest overwrite /mnt/kp/b/f 65536
+	kptest dm-load kp-btrfs "$bad"
+	trace_on filemap/filemap_set_wb_err
+	sync			# b/f's writeback fails; nobody reports it
+	n=$(trace_count filemap/filemap_set_wb_err)
+	kptest dm-load kp-btrfs "$good"
+	echo 3 >/proc/sys/vm/drop_caches
+	echo 3 >/proc/sys/vm/drop_caches
+	a=$(kptest fsync /mnt/kp/a/f | awk '{print $4}')
+	e=$(kptest fsync /mnt/kp/b/f | awk '{print $4}')
+	e2=$(kptest fsync /mnt/kp/b/f | awk '{print $4}')
+	a2=$(kptest fsync /mnt/kp/a/f | awk '{print $4}')
+	echo "KPTEST evict btrfs $ia $ib set_wb_err=$n other_subvol=$a after_drop_caches=$e again=$e2 other_again=$a2"
+	fs_down btrfs
+}
+
 # Third review, item 1 (0011's remount): a metadata block's write fails in sync(2), nobody
 # reports it (an unseen error on the block device), the disk works again; then
 # "mount -o remount,ro" three times: how many fail, and whether the mount ends read-only.
@@ -427,6 +465,7 @@ EOF
 		;;
 	evict) t_evict ext2; t_evict ext4; t_evict ext4fc ;;
 	evict:*) t_evictdisk xfs "${t#evict:}" ;;
+	evictbtrfs:*) t_evictbtrfs "${t#evictbtrfs:}" ;;
 	mdfds) t_mdfds ext2; t_mdfds ext4nj ;;
 	sfr) t_fds sfr ext4 ERR_RACE r; t_fds sfr ext2 ERR_RACE r; t_fds sfr ext4fc ERR_RACE r ;;
 	syncfs) t_syncfs ext4 300; t_syncfs ext2 300 ;;

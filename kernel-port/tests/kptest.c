@@ -54,6 +54,15 @@
  *   kptest many-fsync DIR N         open + fsync each of them, count results
  *   kptest drop-caches              drop_caches (3) twice, print the time
  *   kptest set-dax PATH             set FS_DAX_FL (ext4: I_DONTCACHE)
+ *   kptest subvol DIR NAME          create btrfs subvolume DIR/NAME
+ *   kptest tagged PATH BLOCKS       write BLOCKS 4 KiB blocks into PATH, each
+ *                                   one unlike any other, fsync, close
+ *   kptest scan-table PATH GOOD     print GOOD with an "error" target over
+ *                                   the blocks of the device GOOD maps whose
+ *                                   content is one of PATH's blocks (for
+ *                                   btrfs, whose FIEMAP addresses are not
+ *                                   the device's); every block must be found
+ *   kptest ino-gen PATH             print PATH's inode number and generation
  *
  * TABLE is a device-mapper table, one target per ';'-separated entry:
  * "START LEN TYPE PARAMS" in 512-byte sectors, as dmsetup takes it.
@@ -62,6 +71,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/btrfs.h>
 #include <linux/dm-ioctl.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
@@ -936,6 +946,115 @@ static int cmd_fsync_fd(int fd)
 	return 0;
 }
 
+static int cmd_subvol(const char *dir, const char *name)
+{
+	struct btrfs_ioctl_vol_args a = { 0 };
+	int fd = open_or_die(dir, O_RDONLY | O_DIRECTORY);
+
+	snprintf(a.name, sizeof(a.name), "%s", name);
+	if (ioctl(fd, BTRFS_IOC_SUBVOL_CREATE, &a))
+		die(name);
+	close(fd);
+	return 0;
+}
+
+/* Block I of PATH, unlike any block of any other file: the path and the index, repeated. */
+static void tag_block(char *b, const char *path, long i)
+{
+	int n = snprintf(b, 4096, "kptest-tag %s %ld|", path, i), o;
+
+	for (o = n; o < 4096; o++)
+		b[o] = b[o % n];
+}
+
+static int cmd_tagged(const char *path, long blocks)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	char b[4096];
+	long i;
+
+	if (fd < 0)
+		die(path);
+	for (i = 0; i < blocks; i++) {
+		tag_block(b, path, i);
+		if (pwrite(fd, b, sizeof(b), i * 4096) != (ssize_t)sizeof(b))
+			die(path);
+	}
+	if (fsync(fd) || close(fd))
+		die(path);
+	return 0;
+}
+
+/*
+ * Find PATH's blocks on the device by their content (written by "tagged" and
+ * synced), and print GOOD with each found block switched to "error".
+ */
+static int cmd_scan_table(const char *path, const char *good)
+{
+	unsigned long long len, base, pos = 0, sec;
+	static char buf[1 << 20];
+	char dev[64], want[64];
+	long blocks, found = 0, i;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (sscanf(good, "0 %llu linear %63s %llu", &len, dev, &base) != 3)
+		errno = EINVAL, die(good);
+	if (stat(path, &st))
+		die(path);
+	blocks = st.st_size / 4096;
+	fd = open_or_die(dev, O_RDONLY);
+	snprintf(want, sizeof(want), "kptest-tag %s ", path);
+	for (sec = 0; sec < len; sec += sizeof(buf) / 512) {
+		n = sizeof(buf);
+		if ((len - sec) * 512 < sizeof(buf))
+			n = (len - sec) * 512;
+		n = pread(fd, buf, n, (base + sec) * 512);
+		if (n <= 0)
+			die(dev);
+		for (i = 0; i + 4096 <= n; i += 4096) {
+			char b[4096];
+			long k;
+
+			if (strncmp(buf + i, want, strlen(want)))
+				continue;
+			k = atol(buf + i + strlen(want));
+			tag_block(b, path, k);
+			if (k < 0 || k >= blocks || memcmp(b, buf + i, 4096))
+				continue;
+			found++;
+			if (sec + i / 512 > pos)
+				printf("%llu %llu linear %s %llu;", pos, sec + i / 512 - pos,
+				       dev, base + pos);
+			printf("%llu 8 error;", sec + i / 512);
+			pos = sec + i / 512 + 8;
+		}
+	}
+	close(fd);
+	if (found != blocks) {
+		fprintf(stderr, "kptest: %s: %ld of %ld blocks found on %s\n", path, found,
+			blocks, dev);
+		errno = ENOENT, die(path);
+	}
+	if (pos < len)
+		printf("%llu %llu linear %s %llu", pos, len - pos, dev, base + pos);
+	printf("\n");
+	return 0;
+}
+
+static int cmd_ino_gen(const char *path)
+{
+	int fd = open_or_die(path, O_RDONLY), gen = -1;
+	struct stat st;
+
+	if (fstat(fd, &st) || ioctl(fd, FS_IOC_GETVERSION, &gen))
+		die(path);
+	printf("KPTEST ino-gen %s ino=%llu gen=%d\n", path, (unsigned long long)st.st_ino, gen);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -996,6 +1115,14 @@ int main(int argc, char **argv)
 		return cmd_drop_caches();
 	if (!strcmp(cmd, "set-dax") && argc == 3)
 		return cmd_set_dax(argv[2]);
+	if (!strcmp(cmd, "subvol") && argc == 4)
+		return cmd_subvol(argv[2], argv[3]);
+	if (!strcmp(cmd, "tagged") && argc == 4)
+		return cmd_tagged(argv[2], atol(argv[3]));
+	if (!strcmp(cmd, "scan-table") && argc == 4)
+		return cmd_scan_table(argv[2], argv[3]);
+	if (!strcmp(cmd, "ino-gen") && argc == 3)
+		return cmd_ino_gen(argv[2]);
 	fprintf(stderr, "usage: see the comment at the top of kptest.c\n");
 	return 2;
 }

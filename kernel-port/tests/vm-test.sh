@@ -7,7 +7,9 @@
 #           no "not ok", no SKIP); booted with errseq_kunit.invalid_vectors=1, so the
 #           invalid-errno vectors run too, and the only kernel warnings are their WARNs
 #   evict   write, close, writeback fails (dm error target over the file's blocks),
-#           drop_caches, reopen, fsync, on ext2, ext4 and xfs. patched: EIO; stock: 0 (the bug).
+#           drop_caches, reopen, fsync, on ext2, ext4, xfs and btrfs (two subvolumes whose
+#           files share inode number and generation, one with an error).
+#           patched: EIO; stock: 0 (the bug).
 #           Same boot: sync_file_range reports a write error once per descriptor (both kernels)
 #   mdfds   the inode table block of a file fails to write back (sync); fsync on two
 #           descriptors open at the time, then on one opened after. patched: EIO once per
@@ -156,11 +158,13 @@ sys.exit(0 if ok else "FAIL: see above")
 EOF
 	;;
 evict)
-	# xfs on a disk of its own (/dev/vdb; mkfs.xfs wants 300 MiB), its files made in the guest
-	truncate -s 300M "$work/xfs.img"
+	# xfs and btrfs on disks of their own (/dev/vdb, /dev/vdc; mkfs.xfs wants 300 MiB), their
+	# files made in the guest
+	truncate -s 300M "$work/xfs.img" "$work/btrfs.img"
 	mkfs.xfs -q -f "$work/xfs.img"
-	extra_disk=(--disk "$work/xfs.img")
-	guest_run evict sfr evict:/dev/vdb
+	mkfs.btrfs -q -f "$work/btrfs.img" >/dev/null
+	extra_disk=(--disk "$work/xfs.img" --disk "$work/btrfs.img")
+	guest_run evict sfr evict:/dev/vdb evictbtrfs:/dev/vdc
 	# sync_file_range (seed 003): the same on both kernels, 6.1 already has it.
 	for fs in ext4 ext2 ext4fc; do
 		l=$(grep -a "^KPTEST sfr $fs " "$log" | tail -n 1)
@@ -203,6 +207,24 @@ evict)
 		expect "xfs recycle: fsync after the eviction (stock loses the error)" "$(field "$l" fsync)" 0
 	fi
 	expect "xfs recycle: second fsync" "$(field "$l" again)" 0
+	# btrfs: two subvolumes' files with one inode number and generation, one with an error
+	l=$(grep -a "^KPTEST evict btrfs " "$log" | tail -n 1)
+	case "$l" in '' | *failed*) echo "FAIL: evict btrfs: no result (${l:-no line})"; fail=1 ;; esac
+	expect "btrfs: a/f and b/f share an inode number" "$(field "$l" a_ino)" "$(field "$l" b_ino)"
+	expect "btrfs: a/f and b/f share a generation" "$(field "$l" a_gen)" "$(field "$l" b_gen)"
+	n=$(field "$l" set_wb_err)
+	expect "btrfs: b/f's writeback failed (filemap_set_wb_err events)" \
+		"$([ "${n:-0}" -gt 0 ] 2>/dev/null && echo yes || echo "no ($n)")" yes
+	expect "btrfs: fsync of a/f, first after drop_caches (b/f's error is not its own)" \
+		"$(field "$l" other_subvol)" 0
+	if [ "$flavour" = patched ]; then
+		expect "btrfs: fsync of b/f after drop_caches" "$(field "$l" after_drop_caches)" EIO
+	else
+		expect "btrfs: fsync of b/f after drop_caches (stock loses the error)" \
+			"$(field "$l" after_drop_caches)" 0
+	fi
+	expect "btrfs: second fsync of b/f" "$(field "$l" again)" 0
+	expect "btrfs: second fsync of a/f" "$(field "$l" other_again)" 0
 	if grep -aq "Busy inodes after unmount" "$log"; then
 		echo "FAIL: the kernel reported busy inodes after unmount"
 		fail=1
