@@ -67,7 +67,7 @@ void dt_contract_patched(struct dt_contract *c)
 	memset(c, 0, sizeof(*c));
 	for (int i = 0; i < DT_NSWITCHES; i++)
 		*dt_contract_switch(c, i) = 1;
-	/* The series no longer changes ext4's fallocate waits (kernel-port 0011):
+	/* The series no longer changes ext4's fallocate waits (kernel-port 0013):
 	 * a wait that advanced the descriptor's cursor took fsync's report. */
 	c->falloc_cursor = 0;
 }

@@ -31,7 +31,7 @@ static int ext4_sync_file(struct m_state *m, struct m_fd *f, long long first, lo
 
 /*
  * fs/ext4/super.c __ext4_remount() going read-only: sync_filesystem(), whose
- * error fails the remount (:6503); patched (remount_since, kernel-port 0011):
+ * error fails the remount (:6503); patched (remount_since, kernel-port 0014):
  * sync_filesystem_since() a sample taken at the start (errseq_sample(): 0 for
  * an error no one has seen), the AS flags left alone; an error it reports is
  * then marked seen, so that it fails this remount only.
@@ -87,7 +87,7 @@ static int any_dirty(const struct m_inode *in)
  * Write back and wait on pages [first, last] before changing the layout:
  * stock, filemap_write_and_wait_range() (mm/filemap.c), whose
  * filemap_check_errors() returns and clears the mapping's AS flags, for
- * whichever descriptor calls; falloc_cursor (kernel-port 0011 since the
+ * whichever descriptor calls; falloc_cursor (kernel-port 0013 since the
  * review), file_write_and_wait_range(): the descriptor's f_wb_err.
  */
 static int falloc_wait(struct m_state *m, struct m_fd *f, long long first, long long last,

@@ -2,7 +2,7 @@
 /*
  * vfat (fs/fat) and exfat (fs/exfat): both fsync through
  * __generic_file_fsync() and then write the filesystem's own metadata through
- * the block device, after the patched metadata check (kernel-port 0015, 0016).
+ * the block device, after the patched metadata check (kernel-port 0019, 0020).
  * Neither sets FS_WB_ERR_RECORD (kernel-port 0004: inode numbers from
  * iunique() name no file across eviction), so the patched kernel loses an
  * evicted inode's unseen error here as stock does (scn.pg-evict,
@@ -16,7 +16,7 @@
  * fs/fat/file.c fat_file_fsync(): __generic_file_fsync() (its error returned
  * at once), then sync_mapping_buffers() of the FAT inode's mapping (a FAT
  * block's write failure; the deterministic injections fail no buffer, so 0),
- * then blkdev_issue_flush().  fat_md_once (0016): the md cursor is checked
+ * then blkdev_issue_flush().  fat_md_once (0020): the md cursor is checked
  * again after the FAT write-out (finds nothing new in a serial order).
  */
 static int fat_file_fsync(struct m_state *m, struct m_fd *f, long long first, long long last,
@@ -37,7 +37,7 @@ static int fat_file_fsync(struct m_state *m, struct m_fd *f, long long first, lo
  * filemap_check_errors() returns and clears the bdev mapping's AS_EIO/
  * AS_ENOSPC: on stock 6.1 the first fsync after a metadata error, on any
  * descriptor of any file, gets it (EIO for any errno but ENOSPC), and no
- * other.  fat_md_once (0015): sync_blockdev_errseq() writes and clears the
+ * other.  fat_md_once (0019): sync_blockdev_errseq() writes and clears the
  * flags without reporting them, and the md cursor is checked again; without
  * it (the series before the review) a metadata error was reported twice:
  * through f_md_wb_err, then by the flags on the next fsync.

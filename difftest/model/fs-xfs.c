@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * XFS (fs/xfs, 6.1). The patched series sets FS_WB_ERR_RECORD on it (kernel-port
- * 0018: an evicted inode's unseen error is kept, as on ext2/ext4; stock loses it);
+ * 0022: an evicted inode's unseen error is kept, as on ext2/ext4; stock loses it);
  * its fsync reads no metadata cursor. Its own waits before a layout or size
  * change use filemap_write_and_wait_range(): they hand the mapping's AS flag
  * to whichever descriptor calls first, on both kernels.

@@ -61,33 +61,33 @@ struct dt_contract {
 				   errno, and never one report per channel */
 	int syncfs_bdev_cursor; /* syncfs also reports through a second cursor,
 				   f_sb_bdev_err, on the bdev mapping's wb_err, advanced with
-				   f_sb_err in one f_lock section (0014 as redone after the
+				   f_sb_err in one f_lock section (0018 as redone after the
 				   review): it marks a metadata error seen there as well */
 	int md_once;       /* ext2: an fsync whose data wait fails consumes the metadata
 			      cursor too (one failed indirect block is recorded in
 			      both), so the next fsync does not report it again */
 	int fat_md_once;   /* exfat, vfat: fsync's own write-out of the block device
 			      (exfat sync_blockdev()) or of the FAT (vfat) reports through
-			      f_md_wb_err only (kernel-port 0015/0016); off: exfat's
+			      f_md_wb_err only (kernel-port 0019/0020); off: exfat's
 			      sync_blockdev() also returns the bdev mapping's AS_EIO/
 			      AS_ENOSPC flags, a second report of one failure */
 	int falloc_cursor; /* ext4 fallocate: punch hole (over a file with dirty pages),
 			      collapse and insert range wait with
 			      file_write_and_wait_range(): a descriptor's error once,
-			      f_wb_err advanced (kernel-port 0011 from the second review to
+			      f_wb_err advanced (kernel-port 0013 from the second review to
 			      the third, which found that it takes fsync's report: not in
 			      "patched" since); off (stock and the series):
 			      filemap_write_and_wait_range(), the mapping's AS_EIO/AS_ENOSPC
 			      flag, to the first caller of any descriptor */
 	int mount_forgets; /* a mount marks an error left unseen on the block device seen
-			      and clears its AS flags (kernel-port 0007 since the review,
+			      and clears its AS flags (kernel-port 0008 since the review,
 			      bdev_forget_wb_err()): nothing reports it through the new
 			      filesystem; off: the patched md cursor samples it unseen
 			      and the first fsync of any file reports it */
 	int remount_since; /* ext4's remount read-only syncs with sync_filesystem_since():
 			      an error seen before the remount neither fails it nor is
 			      consumed; one no one has seen fails it once and is marked
-			      seen (kernel-port 0011); off: sync_filesystem()'s bdev AS
+			      seen (kernel-port 0014); off: sync_filesystem()'s bdev AS
 			      flag fails the remount (EIO), which stays read-write */
 	enum dt_bug bug;
 	/* Not a switch but a fact about the kernel under test: its line (contract token

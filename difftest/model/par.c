@@ -49,7 +49,7 @@ int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *
 		 * caller in the system gets it) and the f_sb_err cursor.  Racing,
 		 * the flag can go to one thread and the cursor's report to the
 		 * other, even with the cursor advanced under f_lock (0003): one
-		 * metadata error, returned by both; syncfs_cursor_only (0014)
+		 * metadata error, returned by both; syncfs_cursor_only (0018)
 		 * takes the flags out of syncfs's result.  Unlocked (stock),
 		 * both may also read the same f_sb_err and both report it.
 		 */

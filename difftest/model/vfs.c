@@ -558,8 +558,8 @@ int m_file_check_and_advance_md_wb_err(struct m_state *m, struct m_fd *f, struct
  * at once when it fails; then the metadata, and a second check (finds nothing
  * new). The data written out completes without error unless its blocks sit
  * on a failed extent ("fail"): the injected errors are recorded, not caused
- * by this writeback.  Patched (0008): file_check_and_advance_md_wb_err() at
- * the end, skipped when the data wait failed; md_once (0008/0012 since the
+ * by this writeback.  Patched (0010): file_check_and_advance_md_wb_err() at
+ * the end, skipped when the data wait failed; md_once (0010/0015 since the
  * review): consumed then too (one failed indirect block is in both words),
  * and the data error returned.
  */
@@ -581,7 +581,7 @@ int m_generic_file_fsync(struct m_state *m, struct m_fd *f, long long first, lon
 
 /*
  * syncfs's cursors: f_sb_err on sb->s_wb_err and, patched
- * (syncfs_bdev_cursor: file_check_and_advance_sb_errs(), kernel-port 0014),
+ * (syncfs_bdev_cursor: file_check_and_advance_sb_errs(), kernel-port 0018),
  * f_sb_bdev_err on the bdev mapping's wb_err, in one f_lock section; the
  * sb's error first.  Advancing the bdev cursor marks the bdev error SEEN.
  */
@@ -600,7 +600,7 @@ int m_sb_errs(struct m_state *m, struct m_fd *f)
  * = filemap_write_and_wait() on the bdev mapping, whose filemap_check_errors()
  * consumes AS_EIO/AS_ENOSPC there (EIO for any errno but ENOSPC). @syncfs:
  * syncfs(2)'s own variant, which patched (syncfs_cursor_only, kernel-port
- * 0014) clears the flags without returning them: the error comes from the
+ * 0018) clears the flags without returning them: the error comes from the
  * cursors. Other callers (remount) keep sync_filesystem() on both kernels.
  */
 int m_sync_filesystem(struct m_state *m, int syncfs)
@@ -920,7 +920,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		/* mount: a new super_block (alloc_super(): s_wb_err 0), read-write */
 		m->s_wb_err = 0;
 		m->rdonly = 0;
-		/* patched (mount_forgets, 0007): set_bdev_super() ->
+		/* patched (mount_forgets, 0008): set_bdev_super() ->
 		 * bdev_forget_wb_err(): errseq_check_and_advance() from 0 marks an
 		 * unseen error seen; filemap_check_errors() clears the flags */
 		if (m->fsr->has_bdev && m->c.mount_forgets) {

@@ -97,7 +97,7 @@ START_TEST(t_exfat_meta)
 	ck_assert_int_eq(ERR(pa, 4), 0);
 	ck_assert_int_eq(ERR(pa, 5), EROFS);
 	ck_assert_int_eq(ERR(pre, 3), EROFS);
-	ck_assert_int_eq(ERR(pre, 4), EIO);  /* the double report 0015 fixed */
+	ck_assert_int_eq(ERR(pre, 4), EIO);  /* the double report 0019 fixed */
 	dt_sresult_free(&st);
 	dt_sresult_free(&pa);
 	dt_sresult_free(&pre);
@@ -406,7 +406,7 @@ END_TEST
 START_TEST(t_patched_ext2_early_return)
 {
 	/* A data error: ext2_fsync returns it, and consumes the metadata cursor
-	 * as well (kernel-port 0012: one failed indirect block is in both), so
+	 * as well (kernel-port 0015: one failed indirect block is in both), so
 	 * the next fsync reports nothing; ext4 checks both at "out:" */
 	const char *s = "open d0 f0 creat\nerror meta ENOSPC\nerror data f0 EIO\nfsync d0\nfsync d0\n";
 	struct dt_sresult e2 = run("patched", FS_EXT2, s), e4 = run("patched", FS_EXT4_ORDERED, s);
@@ -465,7 +465,7 @@ START_TEST(t_as_flags_precedence)
 	ck_assert_int_eq(ERR(r, 6), ENOSPC);
 	ck_assert_int_eq(ERR(r, 8), EIO); /* AS_EIO for any errno but ENOSPC */
 	dt_sresult_free(&r);
-	/* patched (0014): syncfs reports the latest errno, through f_sb_err */
+	/* patched (0018): syncfs reports the latest errno, through f_sb_err */
 	r = run("patched", FS_EXT2,
 		"open d0 f0 creat\nerror meta EIO\nerror meta ENOSPC\nsyncfs d0\n"
 		"error meta EROFS\nsyncfs d0\nsyncfs d0\n");

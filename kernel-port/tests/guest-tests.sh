@@ -342,7 +342,7 @@ t_evictbtrfs() {
 	fs_down btrfs
 }
 
-# Third review, item 1 (0011's remount): a metadata block's write fails in sync(2), nobody
+# Third review, item 1 (0014's remount): a metadata block's write fails in sync(2), nobody
 # reports it (an unseen error on the block device), the disk works again; then
 # "mount -o remount,ro" three times: how many fail, and whether the mount ends read-only.
 t_remount() {

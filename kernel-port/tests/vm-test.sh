@@ -33,7 +33,7 @@
 #           bound; stock: the evicted errors are lost
 #   races   the two races the model checkers found, with a kprobe module (tests/race) holding
 #           errseq_check_and_advance() between its load and its cmpxchg: "loss" (a writer
-#           stores another errno while a reader is held; 6.1 loses a later error, 0013) and
+#           stores another errno while a reader is held; 6.1 loses a later error, 0016) and
 #           "syncfs" (two threads syncfs() one descriptor, the first held until the second
 #           arrives; 6.1 reports twice, 0003), KPORT_RACE_ROUNDS rounds each (default 200),
 #           the probe holding up to KPORT_RACE_MS ms (default 200). patched: nothing lost or

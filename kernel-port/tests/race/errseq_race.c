@@ -8,7 +8,7 @@
  * cmpxchg instruction holds a chosen task there, so that the interleavings the
  * model checkers found (liberrseq/modelcheck/README.md) happen with real
  * syscalls: a writer storing another errno while a reader is between its load
- * and its swap (the lost error of Linux 6.1, fixed by 0013), and two tasks
+ * and its swap (the lost error of Linux 6.1, fixed by 0016), and two tasks
  * advancing one file's f_sb_err in syncfs() at once (the double report, fixed
  * by 0003). Nothing else about the kernel is changed.
  *
