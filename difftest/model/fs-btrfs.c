@@ -2,8 +2,9 @@
 /*
  * btrfs (fs/btrfs, 6.1), one device. Its superblock has no s_bdev (an
  * anonymous device, super.c:1657): no "error meta" (the injection module says
- * ENOTBLK), no sync_blockdev() in syncfs. Not touched by the patched series,
- * no FS_WB_ERR_RECORD. Its waits on ordered extents (btrfs_wait_ordered_range()
+ * ENOTBLK), no sync_blockdev() in syncfs. The patched series sets
+ * FS_WB_ERR_RECORD on it (kernel-port 0024, keyed per subvolume: the model has
+ * one): an evicted inode's unseen error is kept. Its waits on ordered extents (btrfs_wait_ordered_range()
  * -> filemap_fdatawait_range()) consume the mapping's AS flag.
  */
 #include <errno.h>
@@ -130,6 +131,7 @@ const struct dt_fs_rules dt_fs_btrfs = {
 	.name = "btrfs",
 	.has_bdev = 0,
 	.stable_ino = 1,
+	.wb_err_record = 1,
 	.remount = m_remount_sync_ignored,
 	.fsync = btrfs_sync_file,
 	.setsize = btrfs_setsize,

@@ -139,8 +139,9 @@ struct dt_fs_rules {
 	unsigned wb_err_record : 1;     /* FS_WB_ERR_RECORD (kernel-port 0004): the patched
 					   kernel keeps an evicted inode's unseen error
 					   (keep_unseen) only where inode number and
-					   i_generation name one file: ext2, ext4; not FAT
-					   or exfat (iunique() numbers) */
+					   i_generation name one file: ext2, ext4, xfs,
+					   btrfs (per subvolume); not FAT or exfat
+					   (iunique() numbers) */
 	/* ->fsync (fsync and fdatasync alike here) of pages [first, last]: fsync(2)
 	 * asks for all, an O_SYNC write for those it wrote; returns 0 or -errno */
 	int (*fsync)(struct m_state *m, struct m_fd *f, long long first, long long last,
