@@ -46,17 +46,26 @@
 #                       campaign into the report one run would have written (into --out;
 #                       exit status as the shards' worst)
 # Exit: 0 when every kernel kept its own contract (with --bug: when divergences were
-# found), 1 otherwise, 2 on setup errors.
+# found), 1 otherwise, 2 on usage and setup errors.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-# The kernel line of the vm/ flavours (LIBERRSEQ_KERNEL, vm/kernel.env): KLINE, LINUX_SOURCE_*
-. "$DT_DIR/../vm/kernel-line.sh"
+# The kernel line of the vm/ flavours (LIBERRSEQ_KERNEL, vm/kernel.env): KLINE, LINUX_SOURCE_*;
+# the paths of their builds (dt_kernel_paths)
+. "$DT_DIR/../vm/lib.sh"
+# a usage or setup error: exit 2, never 1 (the verdict "a kernel broke its contract")
+die() { echo "campaign.sh: error: $*" >&2; exit 2; }
 
 kernels=stock,patched custom_bz="" custom_kb="" modules="" contract=""
-fslist=ext2,ext4-ordered,ext4-journal,vfat,exfat,xfs,btrfs,tmpfs
+allfs=ext2,ext4-ordered,ext4-journal,vfat,exfat,xfs,btrfs,tmpfs fslist=$allfs
 ops=10000 per=30 seed=1 ci=0 rounds=4 shrinkmax=2 shrinkown=0 scenarios=1 bug="" out="" report="" save=-1 build="" tmo=2400
 shard="" merge="" guests=${DT_GUESTS:-$(nproc)} split=rr
 while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernels | --kernel | --kbuild | --modules | --contract | --fs | --ops | --ops-per-script | \
+		--seed | --shrink-max | --shrink-rounds | --bug | --out | --report | --build | --timeout | \
+		--runner | --shard | --guests | --merge)
+		[ $# -ge 2 ] || die "$1 needs a value (see --help)" ;;
+	esac
 	case "$1" in
 	--kernels) kernels=$2; shift ;;
 	--kernel) custom_bz=$2; shift ;;
@@ -89,12 +98,36 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ "$save" = -1 ] && save=$((1 - ci))
-[[ "$guests" =~ ^[1-9][0-9]*$ ]] || die "--guests $guests: want a number >= 1"
+[[ "$guests" =~ ^[1-9][0-9]*$ ]] || die "--guests $guests: want a whole number >= 1"
+for v in "--ops $ops" "--seed $seed" "--shrink-max $shrinkmax" "--shrink-rounds $rounds"; do
+	[[ "${v#* }" =~ ^[0-9]+$ ]] || die "$v: want a whole number"
+done
+for v in "--ops-per-script $per" "--timeout $tmo"; do
+	[[ "${v#* }" =~ ^[1-9][0-9]*$ ]] || die "$v: want a whole number >= 1"
+done
+case "${DT_RUNNER:-run.sh}" in run.sh | qemu) ;; *) die "--runner $DT_RUNNER: want run.sh or qemu" ;; esac
 si=1 sn=1
 if [ -n "$shard" ]; then
 	[[ "$shard" =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
 		die "--shard $shard: want I/N with 1 <= I <= N"
 	si=${BASH_REMATCH[1]} sn=${BASH_REMATCH[2]}
+fi
+IFS=, read -r -a fss <<<"$fslist"
+[ ${#fss[@]} -gt 0 ] || die "--fs: no filesystem mode given (modes: ${allfs//,/, })"
+for fs in "${fss[@]}"; do
+	dt_fs_dev "$fs" >/dev/null 2>&1 || die "--fs: unknown filesystem mode '$fs' (modes: ${allfs//,/, })"
+done
+if [ -z "$merge" ] && [ -n "$custom_bz" ]; then
+	[ -f "$custom_bz" ] || die "--kernel $custom_bz: no such file"
+	[ -n "$custom_kb" ] || die "--kernel needs --kbuild DIR (the tree it was built in, for the module)"
+	[ -n "$contract" ] || die "--kernel needs --contract stock|patched|SWITCHES"
+elif [ -z "$merge" ]; then
+	for k in ${kernels//,/ }; do
+		case "$k" in
+		stock | patched) ;;
+		*) die "--kernels: unknown flavour '$k' (stock, patched; your own: --kernel BZIMAGE)" ;;
+		esac
+	done
 fi
 if [ -n "$merge" ]; then
 	[ -n "$out" ] || die "--merge needs --out DIR for the merged report"
@@ -280,8 +313,6 @@ GUEST=$build/difftest/dtguest
 [ -x "$DT" ] && [ -x "$GUEST" ] || die "no $DT or $GUEST (build the difftest and dtguest targets)"
 
 # --- batches (the same for every kernel)
-IFS=, read -r -a fss <<<"$fslist"
-for fs in "${fss[@]}"; do dt_fs_dev "$fs" >/dev/null || die "--fs: unknown filesystem '$fs'"; done
 nscripts=$(((ops + per - 1) / per))
 for i in "${!fss[@]}"; do
 	fs=${fss[$i]}
@@ -441,9 +472,6 @@ guest_run() {
 # --- kernels
 declare -a klist
 if [ -n "$custom_bz" ]; then
-	[ -f "$custom_bz" ] || die "--kernel $custom_bz: no such file"
-	[ -n "$custom_kb" ] || die "--kernel needs --kbuild DIR (the tree it was built in, for the module)"
-	[ -n "$contract" ] || die "--kernel needs --contract stock|patched|SWITCHES"
 	klist=(custom)
 else
 	IFS=, read -r -a klist <<<"$kernels"

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# usage: campaign-args.sh BUILD CASE
+# campaign.sh without a guest, a CASE per ctest (difftest-campaign-CASE): its argument
+# handling and what it does before it boots anything. Each command below must exit with
+# the status given AND print the message given; the first that does not prints
+# "FAIL: ..." with its output, and the script exits 1. BUILD: the cmake build tree
+# (difftest/difftest, difftest/dtguest). Nothing is written outside a temporary
+# directory (LIBERRSEQ_CACHE points there too).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$1 case_=$2
+C=$here/../campaign.sh
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+export LIBERRSEQ_CACHE=$t/cache
+unset DT_RUNNER DT_GUESTS
+last=
+
+fail() {
+	echo "FAIL: $case_: $*"
+	echo "--- stdout of: $last"
+	cat "$t/out"
+	echo "--- stderr"
+	cat "$t/err"
+	exit 1
+}
+# run STATUS ARG...: campaign.sh ARG..., stdout in $t/out, stderr in $t/err; it must
+# exit STATUS
+run() {
+	local want=$1 rc=0
+	shift
+	last="campaign.sh $*"
+	"$C" "$@" >"$t/out" 2>"$t/err" || rc=$?
+	[ "$rc" -eq "$want" ] || fail "exit status $rc, want $want"
+}
+has() { grep -qE -- "$2" "$t/$1" || fail "no line of $1 matches /$2/"; }
+
+case "$case_" in
+guests-zero)
+	# --help promises 2 for a usage error, and says what is wrong
+	run 2 --guests 0
+	has err '^campaign\.sh: error: --guests 0: want a whole number >= 1$'
+	;;
+usage-errors)
+	run 2 --frob
+	has err '^campaign\.sh: error: unknown option --frob \(see --help\)$'
+	run 2 --ops
+	has err '^campaign\.sh: error: --ops needs a value \(see --help\)$'
+	run 2 --ops many
+	has err '^campaign\.sh: error: --ops many: want a whole number$'
+	run 2 --ops-per-script 0
+	has err '^campaign\.sh: error: --ops-per-script 0: want a whole number >= 1$'
+	run 2 --shard 3/2
+	has err '^campaign\.sh: error: --shard 3/2: want I/N with 1 <= I <= N$'
+	run 2 --fs ext2,zfs
+	has err "^campaign\\.sh: error: --fs: unknown filesystem mode 'zfs' \\(modes: ext2, ext4-ordered, ext4-journal, vfat, exfat, xfs, btrfs, tmpfs\\)$"
+	run 2 --kernels stock,mine
+	has err "^campaign\\.sh: error: --kernels: unknown flavour 'mine' \\(stock, patched; your own: --kernel BZIMAGE\\)$"
+	run 2 --kernel "$t/no-such-bzImage" --kbuild "$t" --contract stock
+	has err "^campaign\\.sh: error: --kernel $t/no-such-bzImage: no such file$"
+	run 2 --runner docker
+	has err '^campaign\.sh: error: --runner docker: want run\.sh or qemu$'
+	;;
+*)
+	echo "campaign-args.sh: unknown case '$case_'" >&2
+	exit 2
+	;;
+esac
+echo "$case_: PASS"
