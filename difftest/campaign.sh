@@ -45,6 +45,8 @@
 #   --merge D1,...,DN   no guest: merge the --out directories of the N shards of one
 #                       campaign into the report one run would have written (into --out;
 #                       exit status as the shards' worst)
+#   --dry-run           make and check the batches (in --out) and print what would run:
+#                       no module is built, no guest booted
 # Exit: 0 when every kernel kept its own contract (with --bug: when divergences were
 # found), 1 otherwise, 2 on usage and setup errors.
 set -euo pipefail
@@ -58,7 +60,7 @@ die() { echo "campaign.sh: error: $*" >&2; exit 2; }
 kernels=stock,patched custom_bz="" custom_kb="" modules="" contract=""
 allfs=ext2,ext4-ordered,ext4-journal,vfat,exfat,xfs,btrfs,tmpfs fslist=$allfs
 ops=10000 per=30 seed=1 ci=0 rounds=4 shrinkmax=2 shrinkown=0 scenarios=1 bug="" out="" report="" save=-1 build="" tmo=2400
-shard="" merge="" guests=${DT_GUESTS:-$(nproc)} split=rr
+shard="" merge="" guests=${DT_GUESTS:-$(nproc)} split=rr dry=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels | --kernel | --kbuild | --modules | --contract | --fs | --ops | --ops-per-script | \
@@ -92,6 +94,7 @@ while [ $# -gt 0 ]; do
 	--guests) guests=$2; shift ;;
 	--mttcg-all) split=mt ;;
 	--merge) merge=$2; shift ;;
+	--dry-run) dry=1 ;;
 	-h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
@@ -354,6 +357,29 @@ for i in "${!fss[@]}"; do
 	"$DT" check "$b" >/dev/null || die "generated batch $b does not parse"
 done
 progress "batches: ${#fss[@]} filesystem mode(s), $nscripts random scripts x $per ops each (seed $seed)$([ $scenarios = 1 ] && echo ", plus $(ls "$DT_DIR"/scenarios/*.dt | wc -l) scenarios")$([ "$sn" = 1 ] || echo "; shard $si of $sn: $(cat "$out"/batch-*.dt | grep -c '^script ') scripts")"
+
+# --dry-run: what would run, and nothing more
+if [ "$dry" = 1 ]; then
+	echo "dry run: nothing built or booted; the batches are in $out"
+	for fs in "${fss[@]}"; do
+		b=$out/batch-$fs.dt
+		# ops as compare counts them: a par line is two
+		echo "  $fs: $(grep -c '^script ' "$b") scripts, $(($(grep -cvE '^[[:space:]]*(#|script |end[[:space:]]*$|$)' "$b") +
+			$(grep -cE '^[[:space:]]*par[[:space:]]' "$b"))) ops ($b)"
+	done
+	if [ -n "$custom_bz" ]; then
+		echo "kernel: $custom_bz (module built against $custom_kb), contract $contract"
+	else
+		for k in ${kernels//,/ }; do
+			dt_kernel_paths "$k"
+			if [ -n "$contract" ]; then c=$contract
+			elif [ "$k" = stock ]; then c="stock and patched"
+			else c=patched; fi
+			echo "kernel: $k, Linux $KLINE, contract $c ($([ -f "$DT_BZIMAGE" ] && echo "built: $DT_BZIMAGE" || echo "not built yet: vm/kernel-build.sh $k"))"
+		done
+	fi
+	exit 0
+fi
 
 fs_dev() { dt_fs_dev "$1"; }
 

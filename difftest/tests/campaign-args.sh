@@ -61,6 +61,19 @@ usage-errors)
 	run 2 --runner docker
 	has err '^campaign\.sh: error: --runner docker: want run\.sh or qemu$'
 	;;
+dry-run)
+	# the batches made and checked, what would run said; nothing built or booted
+	run 0 --dry-run --fs ext2,tmpfs --ops 60 --build "$build" --out "$t/o"
+	has out "^dry run: nothing built or booted; the batches are in $t/o\$"
+	has out "^  ext2: [1-9][0-9]* scripts, [1-9][0-9]* ops \($t/o/batch-ext2\.dt\)\$"
+	has out "^  tmpfs: [1-9][0-9]* scripts, [1-9][0-9]* ops \($t/o/batch-tmpfs\.dt\)\$"
+	has out '^kernel: stock, Linux [0-9.]+, contract stock and patched \(not built yet: vm/kernel-build\.sh stock\)$'
+	has out '^kernel: patched, Linux [0-9.]+, contract patched \(not built yet'
+	"$build/difftest/difftest" check "$t/o/batch-ext2.dt" "$t/o/batch-tmpfs.dt" >"$t/out" 2>"$t/err" ||
+		fail "the batches do not parse"
+	! ls "$t/o" | grep -qvE '^batch-(ext2|tmpfs)\.dt$' || fail "more than the batches in --out: $(ls "$t/o")"
+	[ ! -e "$LIBERRSEQ_CACHE" ] || fail "the dry run wrote to LIBERRSEQ_CACHE: $(ls "$LIBERRSEQ_CACHE")"
+	;;
 *)
 	echo "campaign-args.sh: unknown case '$case_'" >&2
 	exit 2
