@@ -316,6 +316,8 @@ GUEST=$build/difftest/dtguest
 [ -x "$DT" ] && [ -x "$GUEST" ] || die "no $DT or $GUEST (build the difftest and dtguest targets)"
 
 # --- batches (the same for every kernel)
+# a budget below one script is one script of that many ops
+[ "$ops" -eq 0 ] || [ "$ops" -ge "$per" ] || per=$ops
 nscripts=$(((ops + per - 1) / per))
 for i in "${!fss[@]}"; do
 	fs=${fss[$i]}
@@ -343,8 +345,10 @@ for i in "${!fss[@]}"; do
 	if [ "$ops" -gt 0 ]; then
 		if [ $realrandom = 1 ]; then
 			# half the random scripts with real errors ("fail"/"heal")
+			# (a single script is the first half's: none with real errors)
 			"$DT" gen -s $((seed * 1000 + i)) -n $(((nscripts + 1) / 2)) -o "$per" -p random >>"$b"
-			"$DT" gen -s $((seed * 1000 + 500 + i)) -n $((nscripts / 2)) -o "$per" -p random-real -R >>"$b"
+			[ "$nscripts" -lt 2 ] ||
+				"$DT" gen -s $((seed * 1000 + 500 + i)) -n $((nscripts / 2)) -o "$per" -p random-real -R >>"$b"
 		else
 			"$DT" gen -f "$fs" -s $((seed * 1000 + i)) -n "$nscripts" -o "$per" -p random >>"$b"
 		fi

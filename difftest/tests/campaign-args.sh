@@ -74,6 +74,21 @@ dry-run)
 	! ls "$t/o" | grep -qvE '^batch-(ext2|tmpfs)\.dt$' || fail "more than the batches in --out: $(ls "$t/o")"
 	[ ! -e "$LIBERRSEQ_CACHE" ] || fail "the dry run wrote to LIBERRSEQ_CACHE: $(ls "$LIBERRSEQ_CACHE")"
 	;;
+small-ops)
+	# --ops at or below --ops-per-script: one script (ext2's half with real errors
+	# has none), of --ops ops when that is fewer; "gen -R -n 0" died with its usage
+	for ops in 30 10; do
+		run 0 --dry-run --fs ext2,tmpfs --ops $ops --no-scenarios --build "$build" --out "$t/o$ops"
+		has out '^  ext2: 1 scripts, '
+		has out '^  tmpfs: 1 scripts, '
+		"$build/difftest/difftest" gen -s 1000 -n 1 -o $ops -p random >"$t/want" 2>/dev/null
+		cmp -s "$t/want" "$t/o$ops/batch-ext2.dt" || fail "ext2's batch is not gen -s 1000 -n 1 -o $ops"
+	done
+	# one op more than a script: two scripts, the second with real errors on ext2
+	run 0 --dry-run --fs ext2 --ops 31 --no-scenarios --build "$build" --out "$t/o31"
+	has out '^  ext2: 2 scripts, '
+	grep -q '^script random-real\.s1500\.0$' "$t/o31/batch-ext2.dt" || fail "no random-real script"
+	;;
 *)
 	echo "campaign-args.sh: unknown case '$case_'" >&2
 	exit 2
