@@ -279,7 +279,8 @@ if [ -n "$merge" ]; then
 		[ "$w" -le "$wall_max" ] || wall_max=$w
 	done
 	seed=$(info seed "$first") ops=$(info ops "$first") per=$(info per "$first")
-	scenarios=$(info scenarios "$first") bug=$(info bug "$first") si=1 sn=1
+	# the report is one run's (no "shard I of N" in its header), its wall time the shards'
+	scenarios=$(info scenarios "$first") bug=$(info bug "$first") si=1 sn=1 nshards=${#mdirs[@]}
 	awk -F'\t' -v OFS='\t' '
 	{ key = $1 OFS $2 OFS $3 OFS $4
 	  if (!(key in row)) { keys[++nk] = key; row[key] = 1 }
@@ -300,7 +301,7 @@ if [ -n "$merge" ]; then
 			[ -s "$f" ] && cat "$f" >>"$out/$(basename "$f")"
 		done
 	done
-	write_report "Wall time: $sn shards, the longest $wall_max s, $wall_sum s in all."
+	write_report "Wall time: $nshards shards, the longest $wall_max s, $wall_sum s in all."
 	exit $status
 fi
 

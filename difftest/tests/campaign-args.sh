@@ -89,6 +89,19 @@ small-ops)
 	has out '^  ext2: 2 scripts, '
 	grep -q '^script random-real\.s1500\.0$' "$t/o31/batch-ext2.dt" || fail "no random-real script"
 	;;
+merge-wall)
+	# the merged report's wall time line counts the shards merged (it said "1 shards")
+	for i in 1 2; do
+		mkdir -p "$t/s$i"
+		printf '%s\n' seed=1 ops=60 per=30 fs=ext2 kernels=stock line=6.1 contract= scenarios=1 \
+			bug= shard=$i shards=2 wall=$((i * 10 + 5)) status=0 >"$t/s$i/campaign.info"
+		printf 'stock\text2\tstock\trandom\t30\t1\t0\t0\tmd_cursor:0,several_switches:0,unexplained:0\n' \
+			>"$t/s$i/rows.tsv"
+	done
+	run 0 --merge "$t/s1,$t/s2" --out "$t/m"
+	grep -qx 'Wall time: 2 shards, the longest 25 s, 40 s in all\.' "$t/m/report.md" ||
+		fail "report.md: $(grep '^Wall time' "$t/m/report.md")"
+	;;
 *)
 	echo "campaign-args.sh: unknown case '$case_'" >&2
 	exit 2
