@@ -24,6 +24,11 @@
 #   --shrink-max N      shrink at most N divergent scripts per kernel/fs/contract and
 #                       attribution class (default: 2; all divergences are counted in the table)
 #   --no-scenarios      random scripts only
+#   --script FILE...    your own scripts (difftest/README.md, "Script format"; the files up
+#                       to the next option) instead of the scenarios and random ones, on
+#                       every --fs mode, all on multi-threaded guests (par ops race there).
+#                       They are checked first: a bad one stops the campaign with
+#                       FILE:LINE: what, exit 2
 #   --bug NAME          plant a mistake in the model (sample_raw, no_sb_err, ...): the run
 #                       then must find divergences (shows the checker bites)
 #   --out DIR           default: $LIBERRSEQ_CACHE/difftest/campaign
@@ -61,6 +66,7 @@ kernels=stock,patched custom_bz="" custom_kb="" modules="" contract=""
 allfs=ext2,ext4-ordered,ext4-journal,vfat,exfat,xfs,btrfs,tmpfs fslist=$allfs
 ops=10000 per=30 seed=1 ci=0 rounds=4 shrinkmax=2 shrinkown=0 scenarios=1 bug="" out="" report="" save=-1 build="" tmo=2400
 shard="" merge="" guests=${DT_GUESTS:-$(nproc)} split=rr dry=0
+scripts=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels | --kernel | --kbuild | --modules | --contract | --fs | --ops | --ops-per-script | \
@@ -83,6 +89,9 @@ while [ $# -gt 0 ]; do
 	--shrink-max) shrinkmax=$2; shift ;;
 	--shrink-rounds) rounds=$2; shift ;;
 	--no-scenarios) scenarios=0 ;;
+	--script)
+		[ $# -ge 2 ] && [ "${2#-}" = "$2" ] || die "--script needs FILE... (see --help)"
+		while [ $# -ge 2 ] && [ "${2#-}" = "$2" ]; do scripts+=("$2"); shift; done ;;
 	--bug) bug=$2; shift ;;
 	--out) out=$2; shift ;;
 	--report) report=$2; shift ;;
@@ -109,6 +118,10 @@ for v in "--ops-per-script $per" "--timeout $tmo"; do
 	[[ "${v#* }" =~ ^[1-9][0-9]*$ ]] || die "$v: want a whole number >= 1"
 done
 case "${DT_RUNNER:-run.sh}" in run.sh | qemu) ;; *) die "--runner $DT_RUNNER: want run.sh or qemu" ;; esac
+for f in "${scripts[@]}"; do [ -f "$f" ] || die "--script $f: no such file"; done
+# your scripts only, each where two threads of a par op really race
+[ ${#scripts[@]} -eq 0 ] || { ops=0 scenarios=0 split=mt; }
+scriptlist=${scripts[*]}
 si=1 sn=1
 if [ -n "$shard" ]; then
 	[[ "$shard" =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
@@ -150,7 +163,7 @@ write_report() {
 	{
 		echo "# difftest report: Linux $KLINE"
 		echo
-		echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') by difftest/campaign.sh on $([ -n "$custom_bz" ] && echo "the kernel $custom_bz" || echo "Debian's $LINUX_SOURCE_PKG $LINUX_SOURCE_VERSION (stock, and patched with kernel-port/$KLINE)"): seed $seed, $ops random ops per filesystem mode ($per per script)$([ $scenarios = 1 ] && echo ', plus the scenarios in difftest/scenarios')$([ -n "$bug" ] && echo ", model with planted bug **$bug**")$([ "$sn" = 1 ] || echo ", shard $si of $sn")."
+		echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') by difftest/campaign.sh on $([ -n "$custom_bz" ] && echo "the kernel $custom_bz" || echo "Debian's $LINUX_SOURCE_PKG $LINUX_SOURCE_VERSION (stock, and patched with kernel-port/$KLINE)"): $([ -n "$scriptlist" ] && echo "the scripts of $scriptlist" || echo "seed $seed, $ops random ops per filesystem mode ($per per script)")$([ $scenarios = 1 ] && echo ', plus the scenarios in difftest/scenarios')$([ -n "$bug" ] && echo ", model with planted bug **$bug**")$([ "$sn" = 1 ] || echo ", shard $si of $sn")."
 		echo
 		echo "| kernel | filesystem mode | contract | ops | scripts | divergent scripts | attributed | unexplained | guest ops/s |"
 		echo "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
@@ -266,7 +279,7 @@ if [ -n "$merge" ]; then
 	for d in "${mdirs[@]}"; do
 		f=$d/campaign.info
 		[ -f "$f" ] || die "--merge: no $f (not a finished campaign --out directory)"
-		for key in seed ops per fs kernels line contract scenarios bug shards; do
+		for key in seed ops per fs kernels line contract scenarios scripts bug shards; do
 			[ "$(info $key "$f")" = "$(info $key "$first")" ] ||
 				die "--merge: $d and ${mdirs[0]} differ in $key ($(info $key "$f") / $(info $key "$first")): not shards of one campaign"
 		done
@@ -281,6 +294,7 @@ if [ -n "$merge" ]; then
 	seed=$(info seed "$first") ops=$(info ops "$first") per=$(info per "$first")
 	# the report is one run's (no "shard I of N" in its header), its wall time the shards'
 	scenarios=$(info scenarios "$first") bug=$(info bug "$first") si=1 sn=1 nshards=${#mdirs[@]}
+	scriptlist=$(info scripts "$first")
 	awk -F'\t' -v OFS='\t' '
 	{ key = $1 OFS $2 OFS $3 OFS $4
 	  if (!(key in row)) { keys[++nk] = key; row[key] = 1 }
@@ -317,6 +331,15 @@ GUEST=$build/difftest/dtguest
 [ -x "$DT" ] && [ -x "$GUEST" ] || die "no $DT or $GUEST (build the difftest and dtguest targets)"
 
 # --- batches (the same for every kernel)
+# --script: checked before anything else is done (difftest batch: FILE:LINE: what)
+if [ ${#scripts[@]} -gt 0 ]; then
+	if ! "$DT" batch "${scripts[@]}" >"$out/scripts.dt" 2>"$out/scripts.err"; then
+		sed 's/^difftest: /campaign.sh: error: --script: /' "$out/scripts.err" >&2
+		rm -f "$out/scripts.dt" "$out/scripts.err"
+		exit 2
+	fi
+	rm -f "$out/scripts.err"
+fi
 # a budget below one script is one script of that many ops
 [ "$ops" -eq 0 ] || [ "$ops" -ge "$per" ] || per=$ops
 nscripts=$(((ops + per - 1) / per))
@@ -337,6 +360,7 @@ for i in "${!fss[@]}"; do
 	real=1 realrandom=1
 	case "$fs" in ext2 | ext4-ordered | xfs) ;; *) real=0 ;; esac
 	[ "$fs" = ext2 ] || realrandom=0
+	[ ${#scripts[@]} -eq 0 ] || cp "$out/scripts.dt" "$b"
 	if [ $scenarios = 1 ]; then
 		for f in "$DT_DIR"/scenarios/*.dt; do
 			case "$(basename "$f")" in real-*) [ $real = 1 ] || continue ;; esac
@@ -361,7 +385,8 @@ for i in "${!fss[@]}"; do
 	fi
 	"$DT" check "$b" >/dev/null || die "generated batch $b does not parse"
 done
-progress "batches: ${#fss[@]} filesystem mode(s), $nscripts random scripts x $per ops each (seed $seed)$([ $scenarios = 1 ] && echo ", plus $(ls "$DT_DIR"/scenarios/*.dt | wc -l) scenarios")$([ "$sn" = 1 ] || echo "; shard $si of $sn: $(cat "$out"/batch-*.dt | grep -c '^script ') scripts")"
+rm -f "$out/scripts.dt"
+progress "batches: ${#fss[@]} filesystem mode(s), $([ -n "$scriptlist" ] && echo "$(grep -c '^script ' "$b") of your scripts" || echo "$nscripts random scripts x $per ops each (seed $seed)")$([ $scenarios = 1 ] && echo ", plus $(ls "$DT_DIR"/scenarios/*.dt | wc -l) scenarios")$([ "$sn" = 1 ] || echo "; shard $si of $sn: $(cat "$out"/batch-*.dt | grep -c '^script ') scripts")"
 
 # --dry-run: what would run, and nothing more
 if [ "$dry" = 1 ]; then
@@ -608,6 +633,6 @@ write_report "Wall time: $wall s."
 {
 	echo "seed=$seed"; echo "ops=$ops"; echo "per=$per"; echo "fs=$fslist"
 	echo "kernels=${custom_bz:-$kernels}"; echo "line=$KLINE"; echo "contract=$contract"; echo "scenarios=$scenarios"
-	echo "bug=$bug"; echo "shard=$si"; echo "shards=$sn"; echo "wall=$wall"; echo "status=$status"
+	echo "scripts=$scriptlist"; echo "bug=$bug"; echo "shard=$si"; echo "shards=$sn"; echo "wall=$wall"; echo "status=$status"
 } >"$out/campaign.info"
 exit $status

@@ -102,6 +102,38 @@ merge-wall)
 	grep -qx 'Wall time: 2 shards, the longest 25 s, 40 s in all\.' "$t/m/report.md" ||
 		fail "report.md: $(grep '^Wall time' "$t/m/report.md")"
 	;;
+script-bad)
+	# a bad script stops the campaign before anything is built or run: FILE:LINE, exit 2
+	bad=$here/bad/unknown-op.dt
+	run 2 --script "$here/user/two.dt" "$bad" --fs ext2 --dry-run --build "$build" --out "$t/o"
+	has err "^campaign\.sh: error: --script: $bad:4: unknown operation 'frobnicate'\$"
+	[ ! -e "$t/o/batch-ext2.dt" ] || fail "a batch was made"
+	# two files naming a script alike: both named
+	run 2 --script "$here/user/two.dt" "$here/user/same-name.dt" --dry-run --build "$build" --out "$t/o"
+	has err "^campaign\.sh: error: --script: $here/user/same-name\.dt:2: a second script named meta-twice \(the first at $here/user/two\.dt:2\)\$"
+	run 2 --script "$t/none.dt" --dry-run --build "$build" --out "$t/o"
+	has err "^campaign\.sh: error: --script $t/none\.dt: no such file\$"
+	run 2 --script --dry-run
+	has err '^campaign\.sh: error: --script needs FILE\.\.\. \(see --help\)$'
+	;;
+script-good)
+	# good scripts are the whole batch of every mode (no scenario, no random script);
+	# with no guest here, the model predicts them on the host
+	run 0 --script "$here/user/lost-after-evict.dt" "$here/user/two.dt" --fs ext2,tmpfs \
+		--dry-run --build "$build" --out "$t/o"
+	has out '^  ext2: 3 scripts, '
+	has out '^  tmpfs: 3 scripts, '
+	"$build/difftest/difftest" batch "$here/user/lost-after-evict.dt" "$here/user/two.dt" >"$t/want"
+	for fs in ext2 tmpfs; do
+		cmp -s "$t/want" "$t/o/batch-$fs.dt" || fail "batch-$fs.dt is not the scripts given"
+	done
+	"$build/difftest/difftest" predict -c patched -f ext2 "$t/o/batch-ext2.dt" >"$t/out" 2>"$t/err" ||
+		fail "predict failed"
+	last="difftest predict -c patched -f ext2 batch-ext2.dt"
+	for n in lost-after-evict meta-twice syncfs-two-fds; do has out "^DT E $n\$"; done
+	# lost-after-evict: the patched kernel's fsync after the eviction reports the error
+	has out '^DT R 7 -1 EIO$'
+	;;
 *)
 	echo "campaign-args.sh: unknown case '$case_'" >&2
 	exit 2

@@ -9,7 +9,7 @@ DT=$1 case_=$2 version=${3:-}
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 scn=$here/../scenarios
-cmds="check predict gen compare shrink help"
+cmds="check predict gen batch compare shrink help"
 last=
 
 fail() {
@@ -122,7 +122,7 @@ long-options)
 unknown-command)
 	for a in frobnicate "help frobnicate"; do
 		run 2 $a
-		has err "^difftest: unknown command 'frobnicate' \\(commands: check, predict, gen, compare, shrink, help\\)$"
+		has err "^difftest: unknown command 'frobnicate' \\(commands: check, predict, gen, batch, compare, shrink, help\\)$"
 		empty out
 	done
 	;;
@@ -179,6 +179,23 @@ kernel-line)
 	same l612 l612118
 	run 2 predict -c stock,linux=foo -f ext2 "$f"
 	has err "^difftest predict: bad kernel line 'foo': want a version such as 6\\.12 \\(the lines the model knows: 6\\.1, 6\\.12\\)$"
+	empty out
+	;;
+batch)
+	# scripts of several files as one batch; a bad one is named with its line, and
+	# nothing is printed on stdout then
+	u=$here/user
+	run 0 batch "$u/lost-after-evict.dt" "$u/two.dt"
+	[ "$(grep -c '^script ' "$t/out")" = 3 ] || fail "want 3 scripts"
+	has out '^script lost-after-evict$'
+	has out '^script syncfs-two-fds$'
+	keep b
+	run 0 check "$t/b"
+	run 2 batch "$u/two.dt" "$here/bad/unknown-op.dt"
+	has err "^difftest: $here/bad/unknown-op\.dt:4: unknown operation 'frobnicate'\$"
+	empty out
+	run 2 batch "$u/two.dt" "$u/same-name.dt"
+	has err "^difftest: $u/same-name\.dt:2: a second script named meta-twice \(the first at $u/two\.dt:2\)\$"
 	empty out
 	;;
 *)

@@ -350,6 +350,52 @@ static int cmd_predict(int argc, char **argv)
 	return 0;
 }
 
+/* ---- batch: user scripts as one batch (campaign.sh --script) ---- */
+
+static int cmd_batch(int argc, char **argv)
+{
+	struct dt_batch all = {0, NULL};
+	const char **from = NULL;
+	int i = parse_opts(argc, argv), st = 0;
+
+	if (i >= argc)
+		usage_error("no FILE given");
+	for (; i < argc; i++) {
+		struct dt_batch b;
+		struct dt_script *n;
+		const char **nf;
+
+		if (load(argv[i], &b)) {
+			st = 2;
+			continue;
+		}
+		n = realloc(all.scripts, (size_t)(all.nscripts + b.nscripts) * sizeof(*n));
+		nf = realloc(from, (size_t)(all.nscripts + b.nscripts) * sizeof(*nf));
+		if (!n || !nf)
+			abort();
+		all.scripts = n;
+		from = nf;
+		for (int k = 0; k < b.nscripts; k++) {
+			/* one name, one script: the guest's results are told apart by it */
+			for (int j = 0; j < all.nscripts; j++)
+				if (!strcmp(all.scripts[j].name, b.scripts[k].name)) {
+					fprintf(stderr, "difftest: %s:%d: a second script named %s "
+						"(the first at %s:%d)\n", argv[i], b.scripts[k].line,
+						b.scripts[k].name, from[j], all.scripts[j].line);
+					st = 2;
+				}
+			from[all.nscripts] = argv[i];
+			all.scripts[all.nscripts++] = b.scripts[k];
+		}
+		free(b.scripts);
+	}
+	for (int k = 0; k < all.nscripts && !st; k++)
+		dt_script_print(stdout, &all.scripts[k]);
+	free(from);
+	dt_batch_free(&all);
+	return st;
+}
+
 /* ---- gen ---- */
 
 static uint64_t rng;
@@ -1033,6 +1079,12 @@ static const struct cmd cmds[] = {
 	 "  -p, --prefix PREFIX       the names' prefix (default random)\n"
 	 "  -R, --real                real I/O errors (fail, heal), for ext2 and\n"
 	 "                            ext4-ordered\n", "fsnopR"},
+	{"batch", cmd_batch, "FILE...", "scripts of several files as one checked batch",
+	 "Check each FILE and print all their scripts as one batch (script NAME ... end),\n"
+	 "as campaign.sh --script runs them. A file without script lines is one script,\n"
+	 "named after the file. Two scripts of one name are an error, naming both.\n"
+	 "Exit status: 0 ok, 2 a FILE does not parse (FILE:LINE: what) or a name repeats;\n"
+	 "nothing is printed on stdout then.\n", ""},
 	{"compare", cmd_compare, "[-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] BATCH RESULTS",
 	 "the guest's results against the model",
 	 "Compare RESULTS, the guest's DT lines for the scripts of BATCH, with the model:\n"
