@@ -11,7 +11,12 @@
 #   --contract C        contract to hold the kernel to: stock | patched | switches
 #                       md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once,falloc_cursor,mount_forgets,remount_since (no-X clears); default: the
 #                       flavour's own (the stock flavour is also held to "patched",
-#                       to show its documented deviations)
+#                       to show its documented deviations). Plus linux=LINE: the kernel
+#                       line whose facts the model follows (6.1, 6.12; difftest/README.md,
+#                       "Kernel lines", says how a line's facts are added): the vm/ line
+#                       for --kernels; for --kernel, --kbuild's kernel.release unless C
+#                       names one (--contract stock,linux=6.12). A version the model has
+#                       no facts for takes the nearest line, with a warning
 #   --fs LIST           default: ext2,ext4-ordered,ext4-journal,vfat,exfat,xfs,btrfs,tmpfs
 #   --ops N             random operations per filesystem mode (default: 10000)
 #   --ops-per-script K  (default: 30)
@@ -329,6 +334,31 @@ fi
 DT=$build/difftest/difftest
 GUEST=$build/difftest/dtguest
 [ -x "$DT" ] && [ -x "$GUEST" ] || die "no $DT or $GUEST (build the difftest and dtguest targets)"
+
+# --kernel: the model follows the kernel's line (linux=): --kbuild's kernel.release unless
+# --contract names one. The contract is checked here, once; a version the model has no
+# facts for takes the nearest line, said here and written into the contract (every
+# compare would say it again)
+if [ -n "$custom_bz" ]; then
+	case ",$contract," in
+	*,linux=*) ;;
+	*)
+		rel=$(cat "$custom_kb/include/config/kernel.release" 2>/dev/null || true)
+		[ -z "$rel" ] || contract="$contract,linux=$rel"
+		;;
+	esac
+	if ! "$DT" predict -c "$contract" -f "${fss[0]}" "$DT_DIR/scenarios/meta.dt" >/dev/null 2>"$out/contract.err"; then
+		sed -n 's/^difftest predict: /campaign.sh: error: --contract: /p' "$out/contract.err" >&2
+		rm -f "$out/contract.err"
+		exit 2
+	fi
+	line=$(sed -n 's/.*warning: no facts for kernel line .*; using the nearest line the model knows, \([0-9.]*\) (.*/\1/p' "$out/contract.err")
+	if [ -n "$line" ]; then
+		sed 's/^difftest: /campaign.sh: /' "$out/contract.err" >&2
+		contract=$(printf '%s\n' "$contract" | sed "s/linux=[^,]*/linux=$line/")
+	fi
+	rm -f "$out/contract.err"
+fi
 
 # --- batches (the same for every kernel)
 # --script: checked before anything else is done (difftest batch: FILE:LINE: what)

@@ -34,6 +34,7 @@ run() {
 	[ "$rc" -eq "$want" ] || fail "exit status $rc, want $want"
 }
 has() { grep -qE -- "$2" "$t/$1" || fail "no line of $1 matches /$2/"; }
+lacks() { ! grep -qE -- "$2" "$t/$1" || fail "a line of $1 matches /$2/"; }
 
 case "$case_" in
 guests-zero)
@@ -133,6 +134,33 @@ script-good)
 	for n in lost-after-evict meta-twice syncfs-two-fds; do has out "^DT E $n\$"; done
 	# lost-after-evict: the patched kernel's fsync after the eviction reports the error
 	has out '^DT R 7 -1 EIO$'
+	;;
+kernel-line)
+	# --help says what linux= is and where adding a line is written down
+	run 0 --help
+	has out '^  --contract C '
+	has out 'Plus linux=LINE: the kernel$'
+	has out '"Kernel lines", says how a line.s facts are added'
+	# --kernel: the line from --kbuild's kernel.release; one the model has no facts for
+	# takes the nearest, said once, and the contract names the line used
+	mkdir -p "$t/kb/include/config"
+	: >"$t/bzImage"
+	k=(--kernel "$t/bzImage" --kbuild "$t/kb" --fs ext2 --ops 0 --dry-run --build "$build" --out "$t/o")
+	echo 6.18.2-test >"$t/kb/include/config/kernel.release"
+	run 0 "${k[@]}" --contract stock
+	has err "^campaign\.sh: warning: no facts for kernel line '6\.18\.2-test'; using the nearest line the model knows, 6\.12 "
+	[ "$(grep -c 'no facts' "$t/err")" = 1 ] || fail "the warning is not said once"
+	has out "^kernel: $t/bzImage \(module built against $t/kb\), contract stock,linux=6\.12\$"
+	# a version of a line the model knows: that line, no warning
+	echo 6.12.5 >"$t/kb/include/config/kernel.release"
+	run 0 "${k[@]}" --contract stock
+	lacks err 'warning'
+	has out ", contract stock,linux=6\.12\.5\$"
+	# a line named in --contract is kept
+	run 0 "${k[@]}" --contract patched,linux=6.1
+	has out ", contract patched,linux=6\.1\$"
+	run 2 "${k[@]}" --contract stock,linux=foo
+	has err "^campaign\.sh: error: --contract: bad kernel line 'foo': want a version such as 6\.12"
 	;;
 *)
 	echo "campaign-args.sh: unknown case '$case_'" >&2
