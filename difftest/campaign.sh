@@ -4,7 +4,8 @@
 # usage: difftest/campaign.sh [options]
 #   --kernels LIST      vm/ flavours to run, comma separated (default: stock,patched), of the
 #                       kernel line LIBERRSEQ_KERNEL (vm/kernel.env; default 6.1)
-#   --kernel BZIMAGE    run your own kernel instead (needs --kbuild, and --contract)
+#   --kernel BZIMAGE    run your own kernel instead (needs --kbuild, and --contract); the
+#                       config it needs: difftest/guest.config (kconfig-check.sh TREE/.config)
 #   --kbuild DIR        kernel build tree for the injection module (with --kernel)
 #   --modules DIR       modules the guest loads first (DIR/order lists them, one a line):
 #                       for a --kernel with virtio/ext4/dm built as modules
@@ -358,6 +359,13 @@ if [ -n "$custom_bz" ]; then
 		contract=$(printf '%s\n' "$contract" | sed "s/linux=[^,]*/linux=$line/")
 	fi
 	rm -f "$out/contract.err"
+	# the kernel's config against what the guest needs (guest.config): said, not fatal
+	# (a mode you do not run needs nothing of it)
+	if [ -f "$custom_kb/.config" ] &&
+		! "$DT_DIR/kconfig-check.sh" "$custom_kb/.config" >"$out/kconfig-check.txt" 2>&1; then
+		echo "campaign.sh: warning: $(tail -n 1 "$out/kconfig-check.txt") (difftest/kconfig-check.sh):" >&2
+		grep '^missing: ' "$out/kconfig-check.txt" | sed 's/^/  /' >&2 || true
+	fi
 fi
 
 # --- batches (the same for every kernel)

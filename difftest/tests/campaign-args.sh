@@ -162,6 +162,21 @@ kernel-line)
 	run 2 "${k[@]}" --contract stock,linux=foo
 	has err "^campaign\.sh: error: --contract: bad kernel line 'foo': want a version such as 6\.12"
 	;;
+kconfig-preflight)
+	# --kernel: --kbuild's .config checked against guest.config, what lacks said (not fatal)
+	mkdir -p "$t/kb/include/config"
+	: >"$t/bzImage"
+	echo 6.1.0 >"$t/kb/include/config/kernel.release"
+	grep '^CONFIG_' "$here/../guest.config" | grep -v '^CONFIG_XFS_FS=' >"$t/kb/.config"
+	k=(--kernel "$t/bzImage" --kbuild "$t/kb" --contract stock --fs ext2 --ops 0 --dry-run
+		--build "$build" --out "$t/o")
+	run 0 "${k[@]}"
+	has err "^campaign\.sh: warning: $t/kb/\.config lacks 1 of the [0-9]+ options of .*guest\.config \(difftest/kconfig-check\.sh\):\$"
+	has err '^  missing: CONFIG_XFS_FS=y \(the config: not in it\) -- xfs mode$'
+	grep '^CONFIG_' "$here/../guest.config" >"$t/kb/.config"
+	run 0 "${k[@]}"
+	lacks err 'warning'
+	;;
 *)
 	echo "campaign-args.sh: unknown case '$case_'" >&2
 	exit 2
