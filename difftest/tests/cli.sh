@@ -118,6 +118,10 @@ long-options)
 	has err '^difftest compare: option -k \(--kernel\) needs a value'
 	run 2 gen --scripts 0
 	has err "^difftest gen: -n \\(--scripts\\) '0': want a whole number from 1 to"
+	run 2 gen --prefix 'a b'
+	has err "^difftest gen: -p \\(--prefix\\) 'a b': want 1 to 24 letters, digits, -_\\.:\$"
+	run 2 gen -p abcdefghijklmnopqrstuvwxy
+	has err "want 1 to 24 letters"
 	;;
 unknown-command)
 	for a in frobnicate "help frobnicate"; do

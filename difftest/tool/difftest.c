@@ -626,9 +626,10 @@ static int cmd_gen(int argc, char **argv)
 
 	if (first < argc)
 		usage_error("takes no operand ('%s')", argv[first]);
-	if (!*prefix || strlen(prefix) > 40 || strspn(prefix, "abcdefghijklmnopqrstuvwxyz"
+	/* PREFIX.sSEED.I fits a name (DT_NAME_MAX) with any seed and -n */
+	if (!*prefix || strlen(prefix) > 24 || strspn(prefix, "abcdefghijklmnopqrstuvwxyz"
 			"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:") != strlen(prefix))
-		usage_error("-p '%s': want 1 to 40 letters, digits, -_.:", prefix);
+		usage_error("-p (--prefix) '%s': want 1 to 24 letters, digits, -_.:", prefix);
 	/* the default seed, said: the same command with -s makes this batch again */
 	if (!seed_given)
 		fprintf(stderr, "difftest gen: seed %llu (no -s given; -s %llu makes this batch again)\n",
