@@ -72,7 +72,9 @@ dry-run)
 	has out '^kernel: patched, Linux [0-9.]+, contract patched \(not built yet'
 	"$build/difftest/difftest" check "$t/o/batch-ext2.dt" "$t/o/batch-tmpfs.dt" >"$t/out" 2>"$t/err" ||
 		fail "the batches do not parse"
-	! ls "$t/o" | grep -qvE '^batch-(ext2|tmpfs)\.dt$' || fail "more than the batches in --out: $(ls "$t/o")"
+	for f in "$t/o"/*; do
+		case "${f##*/}" in batch-ext2.dt | batch-tmpfs.dt) ;; *) fail "more than the batches in --out: $f" ;; esac
+	done
 	[ ! -e "$LIBERRSEQ_CACHE" ] || fail "the dry run wrote to LIBERRSEQ_CACHE: $(ls "$LIBERRSEQ_CACHE")"
 	;;
 small-ops)
