@@ -4,14 +4,20 @@
 # usage: difftest/campaign.sh [options]
 #   --kernels LIST      vm/ flavours to run, comma separated (default: stock,patched), of the
 #                       kernel line LIBERRSEQ_KERNEL (vm/kernel.env; default 6.1)
-#   --kernel BZIMAGE    run your own kernel instead (needs --kbuild, and --contract)
+#   --kernel BZIMAGE    run your own kernel instead (needs --kbuild, and --contract); the
+#                       config it needs: difftest/guest.config (kconfig-check.sh TREE/.config)
 #   --kbuild DIR        kernel build tree for the injection module (with --kernel)
 #   --modules DIR       modules the guest loads first (DIR/order lists them, one a line):
 #                       for a --kernel with virtio/ext4/dm built as modules
 #   --contract C        contract to hold the kernel to: stock | patched | switches
 #                       md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once,falloc_cursor,mount_forgets,remount_since (no-X clears); default: the
 #                       flavour's own (the stock flavour is also held to "patched",
-#                       to show its documented deviations)
+#                       to show its documented deviations). Plus linux=LINE: the kernel
+#                       line whose facts the model follows (6.1, 6.12; difftest/README.md,
+#                       "Kernel lines", says how a line's facts are added): the vm/ line
+#                       for --kernels; for --kernel, --kbuild's kernel.release unless C
+#                       names one (--contract stock,linux=6.12). A version the model has
+#                       no facts for takes the nearest line, with a warning
 #   --fs LIST           default: ext2,ext4-ordered,ext4-journal,vfat,exfat,xfs,btrfs,tmpfs
 #   --ops N             random operations per filesystem mode (default: 10000)
 #   --ops-per-script K  (default: 30)
@@ -24,6 +30,11 @@
 #   --shrink-max N      shrink at most N divergent scripts per kernel/fs/contract and
 #                       attribution class (default: 2; all divergences are counted in the table)
 #   --no-scenarios      random scripts only
+#   --script FILE...    your own scripts (difftest/README.md, "Script format"; the files up
+#                       to the next option) instead of the scenarios and random ones, on
+#                       every --fs mode, all on multi-threaded guests (par ops race there).
+#                       They are checked first: a bad one stops the campaign with
+#                       FILE:LINE: what, exit 2
 #   --bug NAME          plant a mistake in the model (sample_raw, no_sb_err, ...): the run
 #                       then must find divergences (shows the checker bites)
 #   --out DIR           default: $LIBERRSEQ_CACHE/difftest/campaign
@@ -45,18 +56,30 @@
 #   --merge D1,...,DN   no guest: merge the --out directories of the N shards of one
 #                       campaign into the report one run would have written (into --out;
 #                       exit status as the shards' worst)
+#   --dry-run           make and check the batches (in --out) and print what would run:
+#                       no module is built, no guest booted
 # Exit: 0 when every kernel kept its own contract (with --bug: when divergences were
-# found), 1 otherwise, 2 on setup errors.
+# found), 1 otherwise, 2 on usage and setup errors.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-# The kernel line of the vm/ flavours (LIBERRSEQ_KERNEL, vm/kernel.env): KLINE, LINUX_SOURCE_*
-. "$DT_DIR/../vm/kernel-line.sh"
+# The kernel line of the vm/ flavours (LIBERRSEQ_KERNEL, vm/kernel.env): KLINE, LINUX_SOURCE_*;
+# the paths of their builds (dt_kernel_paths)
+. "$DT_DIR/../vm/lib.sh"
+# a usage or setup error: exit 2, never 1 (the verdict "a kernel broke its contract")
+die() { echo "campaign.sh: error: $*" >&2; exit 2; }
 
 kernels=stock,patched custom_bz="" custom_kb="" modules="" contract=""
-fslist=ext2,ext4-ordered,ext4-journal,vfat,exfat,xfs,btrfs,tmpfs
+allfs=ext2,ext4-ordered,ext4-journal,vfat,exfat,xfs,btrfs,tmpfs fslist=$allfs
 ops=10000 per=30 seed=1 ci=0 rounds=4 shrinkmax=2 shrinkown=0 scenarios=1 bug="" out="" report="" save=-1 build="" tmo=2400
-shard="" merge="" guests=${DT_GUESTS:-$(nproc)} split=rr
+shard="" merge="" guests=${DT_GUESTS:-$(nproc)} split=rr dry=0
+scripts=()
 while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernels | --kernel | --kbuild | --modules | --contract | --fs | --ops | --ops-per-script | \
+		--seed | --shrink-max | --shrink-rounds | --bug | --out | --report | --build | --timeout | \
+		--runner | --shard | --guests | --merge)
+		[ $# -ge 2 ] || die "$1 needs a value (see --help)" ;;
+	esac
 	case "$1" in
 	--kernels) kernels=$2; shift ;;
 	--kernel) custom_bz=$2; shift ;;
@@ -72,6 +95,9 @@ while [ $# -gt 0 ]; do
 	--shrink-max) shrinkmax=$2; shift ;;
 	--shrink-rounds) rounds=$2; shift ;;
 	--no-scenarios) scenarios=0 ;;
+	--script)
+		[ $# -ge 2 ] && [ "${2#-}" = "$2" ] || die "--script needs FILE... (see --help)"
+		while [ $# -ge 2 ] && [ "${2#-}" = "$2" ]; do scripts+=("$2"); shift; done ;;
 	--bug) bug=$2; shift ;;
 	--out) out=$2; shift ;;
 	--report) report=$2; shift ;;
@@ -83,18 +109,47 @@ while [ $# -gt 0 ]; do
 	--guests) guests=$2; shift ;;
 	--mttcg-all) split=mt ;;
 	--merge) merge=$2; shift ;;
+	--dry-run) dry=1 ;;
 	-h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 	shift
 done
 [ "$save" = -1 ] && save=$((1 - ci))
-[[ "$guests" =~ ^[1-9][0-9]*$ ]] || die "--guests $guests: want a number >= 1"
+[[ "$guests" =~ ^[1-9][0-9]*$ ]] || die "--guests $guests: want a whole number >= 1"
+for v in "--ops $ops" "--seed $seed" "--shrink-max $shrinkmax" "--shrink-rounds $rounds"; do
+	[[ "${v#* }" =~ ^[0-9]+$ ]] || die "$v: want a whole number"
+done
+for v in "--ops-per-script $per" "--timeout $tmo"; do
+	[[ "${v#* }" =~ ^[1-9][0-9]*$ ]] || die "$v: want a whole number >= 1"
+done
+case "${DT_RUNNER:-run.sh}" in run.sh | qemu) ;; *) die "--runner $DT_RUNNER: want run.sh or qemu" ;; esac
+for f in "${scripts[@]}"; do [ -f "$f" ] || die "--script $f: no such file"; done
+# your scripts only, each where two threads of a par op really race
+[ ${#scripts[@]} -eq 0 ] || { ops=0 scenarios=0 split=mt; }
+scriptlist=${scripts[*]}
 si=1 sn=1
 if [ -n "$shard" ]; then
 	[[ "$shard" =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
 		die "--shard $shard: want I/N with 1 <= I <= N"
 	si=${BASH_REMATCH[1]} sn=${BASH_REMATCH[2]}
+fi
+IFS=, read -r -a fss <<<"$fslist"
+[ ${#fss[@]} -gt 0 ] || die "--fs: no filesystem mode given (modes: ${allfs//,/, })"
+for fs in "${fss[@]}"; do
+	dt_fs_dev "$fs" >/dev/null 2>&1 || die "--fs: unknown filesystem mode '$fs' (modes: ${allfs//,/, })"
+done
+if [ -z "$merge" ] && [ -n "$custom_bz" ]; then
+	[ -f "$custom_bz" ] || die "--kernel $custom_bz: no such file"
+	[ -n "$custom_kb" ] || die "--kernel needs --kbuild DIR (the tree it was built in, for the module)"
+	[ -n "$contract" ] || die "--kernel needs --contract stock|patched|SWITCHES"
+elif [ -z "$merge" ]; then
+	for k in ${kernels//,/ }; do
+		case "$k" in
+		stock | patched) ;;
+		*) die "--kernels: unknown flavour '$k' (stock, patched; your own: --kernel BZIMAGE)" ;;
+		esac
+	done
 fi
 if [ -n "$merge" ]; then
 	[ -n "$out" ] || die "--merge needs --out DIR for the merged report"
@@ -114,7 +169,7 @@ write_report() {
 	{
 		echo "# difftest report: Linux $KLINE"
 		echo
-		echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') by difftest/campaign.sh on $([ -n "$custom_bz" ] && echo "the kernel $custom_bz" || echo "Debian's $LINUX_SOURCE_PKG $LINUX_SOURCE_VERSION (stock, and patched with kernel-port/$KLINE)"): seed $seed, $ops random ops per filesystem mode ($per per script)$([ $scenarios = 1 ] && echo ', plus the scenarios in difftest/scenarios')$([ -n "$bug" ] && echo ", model with planted bug **$bug**")$([ "$sn" = 1 ] || echo ", shard $si of $sn")."
+		echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') by difftest/campaign.sh on $([ -n "$custom_bz" ] && echo "the kernel $custom_bz" || echo "Debian's $LINUX_SOURCE_PKG $LINUX_SOURCE_VERSION (stock, and patched with kernel-port/$KLINE)"): $([ -n "$scriptlist" ] && echo "the scripts of $scriptlist" || echo "seed $seed, $ops random ops per filesystem mode ($per per script)")$([ $scenarios = 1 ] && echo ', plus the scenarios in difftest/scenarios')$([ -n "$bug" ] && echo ", model with planted bug **$bug**")$([ "$sn" = 1 ] || echo ", shard $si of $sn")."
 		echo
 		echo "| kernel | filesystem mode | contract | ops | scripts | divergent scripts | attributed | unexplained | guest ops/s |"
 		echo "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
@@ -230,7 +285,7 @@ if [ -n "$merge" ]; then
 	for d in "${mdirs[@]}"; do
 		f=$d/campaign.info
 		[ -f "$f" ] || die "--merge: no $f (not a finished campaign --out directory)"
-		for key in seed ops per fs kernels line contract scenarios bug shards; do
+		for key in seed ops per fs kernels line contract scenarios scripts bug shards; do
 			[ "$(info $key "$f")" = "$(info $key "$first")" ] ||
 				die "--merge: $d and ${mdirs[0]} differ in $key ($(info $key "$f") / $(info $key "$first")): not shards of one campaign"
 		done
@@ -243,7 +298,9 @@ if [ -n "$merge" ]; then
 		[ "$w" -le "$wall_max" ] || wall_max=$w
 	done
 	seed=$(info seed "$first") ops=$(info ops "$first") per=$(info per "$first")
-	scenarios=$(info scenarios "$first") bug=$(info bug "$first") si=1 sn=1
+	# the report is one run's (no "shard I of N" in its header), its wall time the shards'
+	scenarios=$(info scenarios "$first") bug=$(info bug "$first") si=1 sn=1 nshards=${#mdirs[@]}
+	scriptlist=$(info scripts "$first")
 	awk -F'\t' -v OFS='\t' '
 	{ key = $1 OFS $2 OFS $3 OFS $4
 	  if (!(key in row)) { keys[++nk] = key; row[key] = 1 }
@@ -264,7 +321,7 @@ if [ -n "$merge" ]; then
 			[ -s "$f" ] && cat "$f" >>"$out/$(basename "$f")"
 		done
 	done
-	write_report "Wall time: $sn shards, the longest $wall_max s, $wall_sum s in all."
+	write_report "Wall time: $nshards shards, the longest $wall_max s, $wall_sum s in all."
 	exit $status
 fi
 
@@ -279,9 +336,50 @@ DT=$build/difftest/difftest
 GUEST=$build/difftest/dtguest
 [ -x "$DT" ] && [ -x "$GUEST" ] || die "no $DT or $GUEST (build the difftest and dtguest targets)"
 
+# --kernel: the model follows the kernel's line (linux=): --kbuild's kernel.release unless
+# --contract names one. The contract is checked here, once; a version the model has no
+# facts for takes the nearest line, said here and written into the contract (every
+# compare would say it again)
+if [ -n "$custom_bz" ]; then
+	case ",$contract," in
+	*,linux=*) ;;
+	*)
+		rel=$(cat "$custom_kb/include/config/kernel.release" 2>/dev/null || true)
+		[ -z "$rel" ] || contract="$contract,linux=$rel"
+		;;
+	esac
+	if ! "$DT" predict -c "$contract" -f "${fss[0]}" "$DT_DIR/scenarios/meta.dt" >/dev/null 2>"$out/contract.err"; then
+		sed -n 's/^difftest predict: /campaign.sh: error: --contract: /p' "$out/contract.err" >&2
+		rm -f "$out/contract.err"
+		exit 2
+	fi
+	line=$(sed -n 's/.*warning: no facts for kernel line .*; using the nearest line the model knows, \([0-9.]*\) (.*/\1/p' "$out/contract.err")
+	if [ -n "$line" ]; then
+		sed 's/^difftest: /campaign.sh: /' "$out/contract.err" >&2
+		contract=$(printf '%s\n' "$contract" | sed "s/linux=[^,]*/linux=$line/")
+	fi
+	rm -f "$out/contract.err"
+	# the kernel's config against what the guest needs (guest.config): said, not fatal
+	# (a mode you do not run needs nothing of it)
+	if [ -f "$custom_kb/.config" ] &&
+		! "$DT_DIR/kconfig-check.sh" "$custom_kb/.config" >"$out/kconfig-check.txt" 2>&1; then
+		echo "campaign.sh: warning: $(tail -n 1 "$out/kconfig-check.txt") (difftest/kconfig-check.sh):" >&2
+		grep '^missing: ' "$out/kconfig-check.txt" | sed 's/^/  /' >&2 || true
+	fi
+fi
+
 # --- batches (the same for every kernel)
-IFS=, read -r -a fss <<<"$fslist"
-for fs in "${fss[@]}"; do dt_fs_dev "$fs" >/dev/null || die "--fs: unknown filesystem '$fs'"; done
+# --script: checked before anything else is done (difftest batch: FILE:LINE: what)
+if [ ${#scripts[@]} -gt 0 ]; then
+	if ! "$DT" batch "${scripts[@]}" >"$out/scripts.dt" 2>"$out/scripts.err"; then
+		sed 's/^difftest: /campaign.sh: error: --script: /' "$out/scripts.err" >&2
+		rm -f "$out/scripts.dt" "$out/scripts.err"
+		exit 2
+	fi
+	rm -f "$out/scripts.err"
+fi
+# a budget below one script is one script of that many ops
+[ "$ops" -eq 0 ] || [ "$ops" -ge "$per" ] || per=$ops
 nscripts=$(((ops + per - 1) / per))
 for i in "${!fss[@]}"; do
 	fs=${fss[$i]}
@@ -300,6 +398,7 @@ for i in "${!fss[@]}"; do
 	real=1 realrandom=1
 	case "$fs" in ext2 | ext4-ordered | xfs) ;; *) real=0 ;; esac
 	[ "$fs" = ext2 ] || realrandom=0
+	[ ${#scripts[@]} -eq 0 ] || cp "$out/scripts.dt" "$b"
 	if [ $scenarios = 1 ]; then
 		for f in "$DT_DIR"/scenarios/*.dt; do
 			case "$(basename "$f")" in real-*) [ $real = 1 ] || continue ;; esac
@@ -309,8 +408,10 @@ for i in "${!fss[@]}"; do
 	if [ "$ops" -gt 0 ]; then
 		if [ $realrandom = 1 ]; then
 			# half the random scripts with real errors ("fail"/"heal")
+			# (a single script is the first half's: none with real errors)
 			"$DT" gen -s $((seed * 1000 + i)) -n $(((nscripts + 1) / 2)) -o "$per" -p random >>"$b"
-			"$DT" gen -s $((seed * 1000 + 500 + i)) -n $((nscripts / 2)) -o "$per" -p random-real -R >>"$b"
+			[ "$nscripts" -lt 2 ] ||
+				"$DT" gen -s $((seed * 1000 + 500 + i)) -n $((nscripts / 2)) -o "$per" -p random-real -R >>"$b"
 		else
 			"$DT" gen -f "$fs" -s $((seed * 1000 + i)) -n "$nscripts" -o "$per" -p random >>"$b"
 		fi
@@ -322,7 +423,31 @@ for i in "${!fss[@]}"; do
 	fi
 	"$DT" check "$b" >/dev/null || die "generated batch $b does not parse"
 done
-progress "batches: ${#fss[@]} filesystem mode(s), $nscripts random scripts x $per ops each (seed $seed)$([ $scenarios = 1 ] && echo ", plus $(ls "$DT_DIR"/scenarios/*.dt | wc -l) scenarios")$([ "$sn" = 1 ] || echo "; shard $si of $sn: $(cat "$out"/batch-*.dt | grep -c '^script ') scripts")"
+rm -f "$out/scripts.dt"
+progress "batches: ${#fss[@]} filesystem mode(s), $([ -n "$scriptlist" ] && echo "$(grep -c '^script ' "$b") of your scripts" || echo "$nscripts random scripts x $per ops each (seed $seed)")$([ $scenarios = 1 ] && echo ", plus $(ls "$DT_DIR"/scenarios/*.dt | wc -l) scenarios")$([ "$sn" = 1 ] || echo "; shard $si of $sn: $(cat "$out"/batch-*.dt | grep -c '^script ') scripts")"
+
+# --dry-run: what would run, and nothing more
+if [ "$dry" = 1 ]; then
+	echo "dry run: nothing built or booted; the batches are in $out"
+	for fs in "${fss[@]}"; do
+		b=$out/batch-$fs.dt
+		# ops as compare counts them: a par line is two
+		echo "  $fs: $(grep -c '^script ' "$b") scripts, $(($(grep -cvE '^[[:space:]]*(#|script |end[[:space:]]*$|$)' "$b") +
+			$(grep -cE '^[[:space:]]*par[[:space:]]' "$b"))) ops ($b)"
+	done
+	if [ -n "$custom_bz" ]; then
+		echo "kernel: $custom_bz (module built against $custom_kb), contract $contract"
+	else
+		for k in ${kernels//,/ }; do
+			dt_kernel_paths "$k"
+			if [ -n "$contract" ]; then c=$contract
+			elif [ "$k" = stock ]; then c="stock and patched"
+			else c=patched; fi
+			echo "kernel: $k, Linux $KLINE, contract $c ($([ -f "$DT_BZIMAGE" ] && echo "built: $DT_BZIMAGE" || echo "not built yet: vm/kernel-build.sh $k"))"
+		done
+	fi
+	exit 0
+fi
 
 fs_dev() { dt_fs_dev "$1"; }
 
@@ -441,9 +566,6 @@ guest_run() {
 # --- kernels
 declare -a klist
 if [ -n "$custom_bz" ]; then
-	[ -f "$custom_bz" ] || die "--kernel $custom_bz: no such file"
-	[ -n "$custom_kb" ] || die "--kernel needs --kbuild DIR (the tree it was built in, for the module)"
-	[ -n "$contract" ] || die "--kernel needs --contract stock|patched|SWITCHES"
 	klist=(custom)
 else
 	IFS=, read -r -a klist <<<"$kernels"
@@ -549,6 +671,6 @@ write_report "Wall time: $wall s."
 {
 	echo "seed=$seed"; echo "ops=$ops"; echo "per=$per"; echo "fs=$fslist"
 	echo "kernels=${custom_bz:-$kernels}"; echo "line=$KLINE"; echo "contract=$contract"; echo "scenarios=$scenarios"
-	echo "bug=$bug"; echo "shard=$si"; echo "shards=$sn"; echo "wall=$wall"; echo "status=$status"
+	echo "scripts=$scriptlist"; echo "bug=$bug"; echo "shard=$si"; echo "shards=$sn"; echo "wall=$wall"; echo "status=$status"
 } >"$out/campaign.info"
 exit $status

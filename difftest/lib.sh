@@ -6,8 +6,9 @@ DT_CACHE=$LIBERRSEQ_CACHE/difftest
 
 # dt_kernel_paths FLAVOUR -> sets DT_BZIMAGE DT_KBUILD (from vm/'s layout)
 dt_kernel_paths() {
+	# (once: sourcing it again would define scripts/lib.sh's die() again over the caller's)
 	# shellcheck source=/dev/null
-	. "$DT_DIR/../vm/lib.sh"
+	[ -n "${VM_DIR:-}" ] || . "$DT_DIR/../vm/lib.sh"
 	DT_BZIMAGE=$(vm_bzimage "$1")
 	DT_KBUILD=$(vm_build_dir "$1")
 }

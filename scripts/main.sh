@@ -4,14 +4,22 @@
 # difftest campaign report, and the bench headline.
 # Installs missing Debian packages first. Long steps print progress.
 # usage: scripts/main.sh [--quick]   (--quick: difftest's small CI budget, bench --quick)
+#        scripts/main.sh --help    this text
 # env: LIBERRSEQ_MAIN_OPS  random ops per filesystem mode of the 6.1 campaign (default 4000:
 #      eight filesystem modes, about the 30,000 ops a kernel of the three-mode days)
 #      LIBERRSEQ_MAIN_OPS_SECOND_LINE  the same for 6.12 (default 1500)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 quick=0
-[ "${1:-}" = --quick ] && quick=1
-[ $# -le $quick ] || die "usage: $0 [--quick]"
+case "${1:-}" in
+-h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+--quick) quick=1 ;;
+esac
+if [ $# -gt $quick ]; then
+	echo "error: unknown argument '${*:$((quick + 1)):1}' (usage: scripts/main.sh [--quick];" \
+		"--help says more)" >&2
+	exit 2
+fi
 
 "$LIBERRSEQ_ROOT/scripts/deps.sh" all
 build=${LIBERRSEQ_BUILD:-$(build_dir build-main)}

@@ -8,7 +8,8 @@ set -euo pipefail
 
 [ $# -eq 3 ] || die "usage: $0 ext2|ext4|raw SIZE OUT"
 fs=$1 size=$2 out=$3
-"$LIBERRSEQ_ROOT/scripts/deps.sh" vm
+# (no kernel is built here: not Debian's kernel source packages)
+"$LIBERRSEQ_ROOT/scripts/deps.sh" --skip 'linux-source-*' vm
 mkdir -p "$(dirname "$out")"
 rm -f "$out"
 truncate -s "$size" "$out"

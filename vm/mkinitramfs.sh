@@ -26,7 +26,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -n "$out" ] || die "usage: $0 -o OUT.cpio.gz [--add SRC:DST]..."
-"$LIBERRSEQ_ROOT/scripts/deps.sh" vm
+# (no kernel is built here: not Debian's kernel source packages)
+"$LIBERRSEQ_ROOT/scripts/deps.sh" --skip 'linux-source-*' vm
 
 # Guest programs: static, cached under $VM_CACHE/guest (rebuilt when the source is newer).
 guest_bin=$VM_CACHE/guest/bin

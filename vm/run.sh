@@ -50,7 +50,11 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$kernel" ] || die "--kernel stock|patched|PATH is required"
 case "$timeout" in '' | *[!0-9]*) [ -z "$timeout" ] || die "--timeout wants whole seconds" ;; esac
-"$LIBERRSEQ_ROOT/scripts/deps.sh" vm || exit 120
+# Debian's kernel source packages only for a vm/ flavour: your own bzImage needs none
+case "$kernel" in
+stock | patched) "$LIBERRSEQ_ROOT/scripts/deps.sh" vm || exit 120 ;;
+*) "$LIBERRSEQ_ROOT/scripts/deps.sh" --skip 'linux-source-*' vm || exit 120 ;;
+esac
 
 case "$kernel" in
 stock | patched)

@@ -3,11 +3,12 @@
  * What differs between the kernel lines the model follows: each a named fact,
  * with the source it comes from (difftest/README.md, "Kernel lines").
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
-static const struct dt_line_rules lines[] = {
+static const struct dt_line_rules lines[DT_LINE__COUNT] = {
 	[DT_LINE_6_1] = {
 		.name = "6.1",
 		/* fs/buffer.c mark_buffer_write_io_error(): errseq_set(&bd_super->s_wb_err) */
@@ -66,17 +67,62 @@ static const struct dt_line_rules lines[] = {
 
 const struct dt_line_rules *dt_line_rules_of(enum dt_line l)
 {
-	return &lines[l == DT_LINE_6_12 ? DT_LINE_6_12 : DT_LINE_6_1];
+	return &lines[(unsigned)l < DT_LINE__COUNT ? l : DT_LINE_6_1];
 }
 
 int dt_line_parse(const char *s, enum dt_line *out)
 {
-	for (unsigned i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+	for (int i = 0; i < DT_LINE__COUNT; i++)
 		if (!strcmp(s, lines[i].name)) {
 			*out = (enum dt_line)i;
 			return 0;
 		}
 	return -1;
+}
+
+/* Digits at *@p (at most 3) -> their value, *@p past them; -1: none */
+static long digits(const char **p)
+{
+	long v = 0;
+	int n = 0;
+
+	while (**p >= '0' && **p <= '9' && n < 3) {
+		v = v * 10 + (**p - '0');
+		(*p)++;
+		n++;
+	}
+	return n && !(**p >= '0' && **p <= '9') ? v : -1;
+}
+
+/* "MAJOR.MINOR[.PATCH|-EXTRA|+EXTRA]" -> MAJOR * 1000 + MINOR; -1: not a version */
+static long version_key(const char *s)
+{
+	long maj = digits(&s), min;
+
+	if (maj < 0 || *s++ != '.')
+		return -1;
+	min = digits(&s);
+	if (min < 0 || (*s && *s != '.' && *s != '-' && *s != '+'))
+		return -1;
+	return maj * 1000 + min;
+}
+
+int dt_line_nearest(const char *s, enum dt_line *out)
+{
+	long want = version_key(s), best_d = -1;
+
+	if (want < 0)
+		return -1;
+	for (int i = 0; i < DT_LINE__COUNT; i++) {
+		long d = labs(version_key(lines[i].name) - want);
+
+		/* strictly nearer only: of two lines as near, the older (first) */
+		if (best_d < 0 || d < best_d) {
+			best_d = d;
+			*out = (enum dt_line)i;
+		}
+	}
+	return best_d ? 1 : 0;
 }
 
 const char *dt_line_name(enum dt_line l)

@@ -39,9 +39,16 @@ enum dt_bug {
 };
 const char *dt_bug_name(enum dt_bug b);
 
-enum dt_line { DT_LINE_6_1, DT_LINE_6_12 };
+/* The kernel lines the model has facts for (model/line.c), oldest first. */
+enum dt_line { DT_LINE_6_1, DT_LINE_6_12, DT_LINE__COUNT };
 /* "6.1" or "6.12" -> *out; -1 for anything else */
 int dt_line_parse(const char *s, enum dt_line *out);
+/*
+ * A kernel version "MAJOR.MINOR" (anything after it: ".PATCH", "-rc1", ... ignored) ->
+ * *out: its line (returns 0), or, for a version the model has no facts for, the line
+ * nearest to it, the older of two as near (returns 1); -1: not a version.
+ */
+int dt_line_nearest(const char *s, enum dt_line *out);
 const char *dt_line_name(enum dt_line l);
 int dt_bug_parse(const char *s, enum dt_bug *out);
 

@@ -661,6 +661,34 @@ START_TEST(t_raw)
 }
 END_TEST
 
+/* A version the model has no facts for takes the nearest line (the older of two as
+ * near); a line's own versions are that line, without the warning (returns 0). */
+START_TEST(t_line_nearest)
+{
+	static const struct {
+		const char *v;
+		int ret;
+		const char *line;
+	} cases[] = {
+		{"6.1", 0, "6.1"}, {"6.12", 0, "6.12"}, {"6.12.118", 0, "6.12"},
+		{"6.1-rc3", 0, "6.1"}, {"6.18", 1, "6.12"}, {"6.18.2", 1, "6.12"},
+		{"7.0", 1, "6.12"}, {"5.15", 1, "6.1"}, {"6.5", 1, "6.1"}, {"6.7", 1, "6.12"},
+		{"4.19.300", 1, "6.1"},
+	};
+	static const char *const bad[] = {"", "6", "6.", ".1", "x", "6.1x", "6.1000", "-6.1",
+					  " 6.1", "6. 1"};
+	enum dt_line l;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		l = DT_LINE__COUNT;
+		ck_assert_int_eq(dt_line_nearest(cases[i].v, &l), cases[i].ret);
+		ck_assert_str_eq(dt_line_name(l), cases[i].line);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(dt_line_nearest(bad[i], &l) == -1, "'%s' taken as a version", bad[i]);
+}
+END_TEST
+
 START_TEST(t_parse_errors)
 {
 	parse_fails("open d0 f0 creat\nfsync d0\nfrobnicate d0\n", "t.dt:3: unknown operation 'frobnicate'");
@@ -757,6 +785,7 @@ int main(void)
 	tcase_add_test(tc, t_par_outcomes);
 	tcase_add_test(tc, t_checker_bites_model);
 	tcase_add_test(tc, t_parse_errors);
+	tcase_add_test(tc, t_line_nearest);
 	tcase_add_test(tc, t_print_roundtrip);
 	tcase_add_test(tc, t_trace_overflow_said);
 	tcase_add_test(tc, t_exfat_meta);

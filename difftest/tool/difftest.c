@@ -4,30 +4,20 @@
  * model (liberrseq), compares with what the guest saw, shrinks divergent
  * scripts. The guest runs are driven by difftest/campaign.sh.
  *
- *   difftest check FILE...                         parse only; errors name FILE:LINE
- *   difftest predict [-c CONTRACT] [-f FS] FILE... print the model's results, each
- *        op's after a "# op I (line L): OP" line
- *   difftest gen [-f FS] -s SEED -n SCRIPTS -o OPS [-p PREFIX] [-R]   random batch on stdout
- *        (-R: with real I/O errors, "fail"/"heal"; for ext2 and ext4-ordered;
- *        -f: for that filesystem: no "error meta" without a block device)
- *   difftest compare [-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] BATCH RESULTS
- *        compare the guest's RESULTS with the model; one line per divergent
- *        script; TSV rows per class appended to TSV; divergent scripts to DIVFILE
- *   difftest shrink [-c ..] [-f ..] [-r ROUND] DIVBATCH [RESULTS]
- *        without RESULTS: print candidate reductions of each script in DIVBATCH
- *        (named ORIG~rROUNDcN); with RESULTS (the guest's results for those
- *        candidates): print, for each original, its smallest still-divergent
- *        candidate (or the original), as the next DIVBATCH
+ * The commands and their options are in cmds[] below (difftest --help,
+ * difftest CMD --help); each has long options besides the short ones.
  *
  * CONTRACT: stock | patched | a list of switches (see model.h), plus
  * bug=NAME to plant a deliberate mistake (checker-bites tests), and linux=6.1 (default)
- * or linux=6.12: the kernel line, where the two behave differently (model.h).
- * Exit status of compare: 0 no divergence, 1 divergences, 2 usage/parse error,
- * 3 the guest did not run some scripts (setup failure, no block, a block cut short).
+ * or linux=6.12: the kernel line, where the two behave differently (model.h); another
+ * version takes the nearest line, with a warning.
+ * Exit status: 0 ok; 2 usage or parse error; compare: 1 divergences, 3 the guest did
+ * not run some scripts (setup failure, no block, a block cut short).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,74 +27,251 @@
 #include "results.h"
 #include "script.h"
 
+#ifndef DT_VERSION
+#define DT_VERSION "unknown"
+#endif
+
 static struct dt_contract contract;
 static enum dt_fs fs = FS_EXT4_ORDERED;
 static const char *kernel = "kernel";
 
-static void usage(void)
+/* A command: its name, what it runs, its synopsis (after "difftest NAME"), a line
+ * for the command list, its help text, and the option letters it takes. */
+struct cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *synopsis;
+	const char *summary;
+	const char *help;
+	const char *opts;
+};
+static const struct cmd *cur; /* the command running, for its usage errors */
+
+/* The names the model knows, comma separated, into @buf: what an option takes. */
+enum names { N_FS, N_SWITCH, N_BUG, N_LINE };
+
+static const char *names(enum names what, char *buf, size_t len)
 {
-	fprintf(stderr,
-		"usage: difftest check FILE...\n"
-		"       difftest predict [-c CONTRACT] [-f FS] FILE...\n"
-		"       difftest gen [-f FS] -s SEED -n SCRIPTS -o OPS [-p PREFIX] [-R]\n"
-		"       difftest compare [-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] "
-		"BATCH RESULTS\n"
-		"       difftest shrink [-c CONTRACT] [-f FS] [-r ROUND] DIVBATCH [RESULTS]\n"
-		"CONTRACT: stock | patched | md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once,falloc_cursor,mount_forgets,remount_since"
-		" (no-X to clear),"
-		" bug=NAME, linux=6.1|6.12\nFS: ext2 | ext4-ordered | ext4-journal | vfat | exfat | xfs | btrfs | tmpfs\n");
+	size_t o = 0;
+	int n = what == N_FS ? FS__COUNT : what == N_SWITCH ? DT_NSWITCHES :
+		what == N_BUG ? BUG__COUNT : DT_LINE__COUNT;
+
+	buf[0] = 0;
+	/* bug 0 is "none", no bug */
+	for (int i = what == N_BUG; i < n && o < len; i++) {
+		const char *nm = what == N_FS ? dt_fs_name((enum dt_fs)i) :
+				 what == N_SWITCH ? dt_switch_name(i) :
+				 what == N_BUG ? dt_bug_name((enum dt_bug)i) :
+				 dt_line_name((enum dt_line)i);
+
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", nm);
+	}
+	return buf;
+}
+
+/* Print @text after @first (both one line), wrapped at words to 78 columns, the lines
+ * after the first indented by @indent spaces. */
+static void wrap(FILE *f, const char *first, const char *text, int indent)
+{
+	int col = fprintf(f, "%s", first), fresh = 1;
+
+	while (*text) {
+		size_t w = strcspn(text, " ");
+
+		if (!fresh && col + 1 + (int)w > 78) {
+			col = fprintf(f, "\n%*s", indent, "") - 1;
+		} else if (!fresh) {
+			fputc(' ', f);
+			col++;
+		}
+		col += fprintf(f, "%.*s", (int)w, text);
+		fresh = 0;
+		text += w;
+		text += strspn(text, " ");
+	}
+	fputc('\n', f);
+}
+
+/* What CONTRACT and FS may be, for the help texts. */
+static void print_values(FILE *f)
+{
+	char b[512], t[768];
+
+	snprintf(t, sizeof(t), "a comma-separated list: stock, patched, or switches (no-X clears X): %s;",
+		 names(N_SWITCH, b, sizeof(b)));
+	wrap(f, "CONTRACT  ", t, 10);
+	snprintf(t, sizeof(t), "bug=NAME plants a mistake in the model (%s);",
+		 names(N_BUG, b, sizeof(b)));
+	wrap(f, "          ", t, 10);
+	snprintf(t, sizeof(t), "linux=LINE the kernel line (%s; default %s); another version takes "
+		 "the nearest line, with a warning. Default: stock.", names(N_LINE, b, sizeof(b)),
+		 dt_line_name(DT_LINE_6_1));
+	wrap(f, "          ", t, 10);
+	snprintf(t, sizeof(t), "%s (default %s)", names(N_FS, b, sizeof(b)),
+		 dt_fs_name(FS_EXT4_ORDERED));
+	wrap(f, "FS        ", t, 10);
+}
+
+/* A usage error of the running command (or of the command line): say what, exit 2. */
+static void __attribute__((noreturn, format(printf, 1, 2))) usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "difftest%s%s: ", cur ? " " : "", cur ? cur->name : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (cur)
+		fprintf(stderr, "\nusage: difftest %s %s\n(difftest %s --help says more)\n",
+			cur->name, cur->synopsis, cur->name);
+	else
+		fprintf(stderr, "\n(difftest --help lists the commands)\n");
 	exit(2);
 }
 
 static void set_contract(const char *s)
 {
-	char buf[256], *tok, *save = NULL;
+	char buf[256], *tok, *save = NULL, b[512];
 	enum dt_line line = contract.line;
 
+	if (strlen(s) >= sizeof(buf))
+		usage_error("contract '%.40s...' is too long", s);
 	snprintf(buf, sizeof(buf), "%s", s);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!strncmp(tok, "linux=", 6)) {
-			if (dt_line_parse(tok + 6, &line)) {
-				fprintf(stderr, "difftest: unknown kernel line '%s' (6.1, 6.12)\n", tok + 6);
-				exit(2);
-			}
+			int r = dt_line_nearest(tok + 6, &line);
+
+			if (r < 0)
+				usage_error("bad kernel line '%s': want a version such as 6.12 "
+					    "(the lines the model knows: %s)",
+					    tok + 6, names(N_LINE, b, sizeof(b)));
+			if (r > 0)
+				fprintf(stderr,
+					"difftest: warning: no facts for kernel line '%s'; using the "
+					"nearest line the model knows, %s (known: %s; difftest/README.md, "
+					"\"Kernel lines\", says how to add a line)\n",
+					tok + 6, dt_line_name(line), names(N_LINE, b, sizeof(b)));
 		} else if (!strncmp(tok, "bug=", 4)) {
-			if (dt_bug_parse(tok + 4, &contract.bug)) {
-				fprintf(stderr, "difftest: unknown bug '%s'\n", tok + 4);
-				exit(2);
-			}
+			if (dt_bug_parse(tok + 4, &contract.bug))
+				usage_error("unknown bug '%s' (bugs: %s)", tok + 4,
+					    names(N_BUG, b, sizeof(b)));
 		} else if (dt_contract_parse(tok, &contract)) {
-			fprintf(stderr, "difftest: bad contract '%s'\n", tok);
-			exit(2);
+			usage_error("bad contract '%s': want stock, patched, or switches, each "
+				    "cleared with no-X (%s), plus bug=NAME, linux=LINE",
+				    tok, names(N_SWITCH, b, sizeof(b)));
 		}
 	}
 	contract.line = line; /* "stock"/"patched" reset the whole contract */
 }
 
-static int common_opts(int argc, char **argv, const char *extra, int (*cb)(int, const char *))
+static void set_fs(const char *s)
 {
+	char b[256];
+
+	if (dt_fs_parse(s, &fs))
+		usage_error("unknown filesystem '%s' (filesystems: %s)", s, names(N_FS, b, sizeof(b)));
+}
+
+static const char *long_name(int c);
+
+/* @s as a whole number in [min, max], or a usage error naming option -@c */
+static unsigned long long number(int c, const char *s, unsigned long long min,
+				 unsigned long long max)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (!*s || *s == '-' || *end || errno || v < min || v > max)
+		usage_error("-%c (--%s) '%s': want a whole number from %llu to %llu", c,
+			    long_name(c), s, min, max);
+	return v;
+}
+
+/* The options of the commands, each with its long name; a command takes those of its
+ * cmd.opts (and -h, --help). */
+static const struct option all_opts[] = {
+	{"contract", required_argument, NULL, 'c'},
+	{"fs", required_argument, NULL, 'f'},
+	{"kernel", required_argument, NULL, 'k'},
+	{"tsv", required_argument, NULL, 't'},
+	{"divergent", required_argument, NULL, 'd'},
+	{"round", required_argument, NULL, 'r'},
+	{"seed", required_argument, NULL, 's'},
+	{"scripts", required_argument, NULL, 'n'},
+	{"ops", required_argument, NULL, 'o'},
+	{"prefix", required_argument, NULL, 'p'},
+	{"real", no_argument, NULL, 'R'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static const char *long_name(int c)
+{
+	for (const struct option *a = all_opts; a->name; a++)
+		if (a->val == c)
+			return a->name;
+	return "?";
+}
+
+/* Option values: compare's, shrink's, gen's (cmd_gen) */
+static const char *tsv, *divfile;
+static int round = 1;
+static unsigned long long seed = 1;
+static int seed_given, gen_real;
+static long nscripts = 10, gen_ops = 30;
+static const char *prefix = "random";
+
+static void print_help(const struct cmd *c);
+
+/* Parse the options of the running command @cur; returns the index of its first
+ * operand. -h/--help anywhere before "--" prints its help and exits 0. */
+static int parse_opts(int argc, char **argv)
+{
+	struct option lo[sizeof(all_opts) / sizeof(all_opts[0])];
 	char optstr[64];
+	size_t n = 0, o = 0;
 	int c;
 
-	snprintf(optstr, sizeof(optstr), "c:f:k:%s", extra);
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			print_help(cur);
+			exit(0);
+		}
+	/* ':' first: a missing value is reported as ':', not '?' */
+	o += (size_t)snprintf(optstr, sizeof(optstr), ":h");
+	for (const struct option *a = all_opts; a->name; a++) {
+		if (a->val != 'h' && !strchr(cur->opts, a->val))
+			continue;
+		lo[n++] = *a;
+		if (a->val != 'h')
+			o += (size_t)snprintf(optstr + o, sizeof(optstr) - o, "%c%s", a->val,
+					      a->has_arg ? ":" : "");
+	}
+	memset(&lo[n], 0, sizeof(lo[n]));
 	optind = 1;
-	while ((c = getopt(argc, argv, optstr)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, optstr, lo, NULL)) != -1) {
 		switch (c) {
-		case 'c':
-			set_contract(optarg);
-			break;
-		case 'f':
-			if (dt_fs_parse(optarg, &fs)) {
-				fprintf(stderr, "difftest: unknown fs '%s'\n", optarg);
-				exit(2);
-			}
-			break;
-		case 'k':
-			kernel = optarg;
-			break;
+		case 'c': set_contract(optarg); break;
+		case 'f': set_fs(optarg); break;
+		case 'k': kernel = optarg; break;
+		case 't': tsv = optarg; break;
+		case 'd': divfile = optarg; break;
+		case 'r': round = (int)number(c, optarg, 1, 1000000); break;
+		case 's': seed = number(c, optarg, 0, UINT64_MAX); seed_given = 1; break;
+		case 'n': nscripts = (long)number(c, optarg, 1, 1000000); break;
+		case 'o': gen_ops = (long)number(c, optarg, 1, DT_MAX_OPS); break;
+		case 'p': prefix = optarg; break;
+		case 'R': gen_real = 1; break;
+		case ':':
+			usage_error("option -%c (--%s) needs a value", optopt, long_name(optopt));
 		default:
-			if (!cb || cb(c, optarg))
-				usage();
+			if (!strncmp(argv[optind - 1], "--", 2))
+				usage_error(optopt ? "option '%s' takes no value" : "unknown option '%s'",
+					    argv[optind - 1]);
+			usage_error("unknown option -%c", optopt);
 		}
 	}
 	return optind;
@@ -143,10 +310,10 @@ static int load_results(const char *path, const struct dt_batch *b, struct dt_re
 
 static int cmd_check(int argc, char **argv)
 {
-	int i = common_opts(argc, argv, "", NULL), st = 0;
+	int i = parse_opts(argc, argv), st = 0;
 
 	if (i >= argc)
-		usage();
+		usage_error("no FILE given");
 	for (; i < argc; i++) {
 		struct dt_batch b;
 
@@ -162,10 +329,10 @@ static int cmd_check(int argc, char **argv)
 
 static int cmd_predict(int argc, char **argv)
 {
-	int i = common_opts(argc, argv, "", NULL);
+	int i = parse_opts(argc, argv);
 
 	if (i >= argc)
-		usage();
+		usage_error("no FILE given");
 	for (; i < argc; i++) {
 		struct dt_batch b;
 
@@ -181,6 +348,52 @@ static int cmd_predict(int argc, char **argv)
 		dt_batch_free(&b);
 	}
 	return 0;
+}
+
+/* ---- batch: user scripts as one batch (campaign.sh --script) ---- */
+
+static int cmd_batch(int argc, char **argv)
+{
+	struct dt_batch all = {0, NULL};
+	const char **from = NULL;
+	int i = parse_opts(argc, argv), st = 0;
+
+	if (i >= argc)
+		usage_error("no FILE given");
+	for (; i < argc; i++) {
+		struct dt_batch b;
+		struct dt_script *n;
+		const char **nf;
+
+		if (load(argv[i], &b)) {
+			st = 2;
+			continue;
+		}
+		n = realloc(all.scripts, (size_t)(all.nscripts + b.nscripts) * sizeof(*n));
+		nf = realloc(from, (size_t)(all.nscripts + b.nscripts) * sizeof(*nf));
+		if (!n || !nf)
+			abort();
+		all.scripts = n;
+		from = nf;
+		for (int k = 0; k < b.nscripts; k++) {
+			/* one name, one script: the guest's results are told apart by it */
+			for (int j = 0; j < all.nscripts; j++)
+				if (!strcmp(all.scripts[j].name, b.scripts[k].name)) {
+					fprintf(stderr, "difftest: %s:%d: a second script named %s "
+						"(the first at %s:%d)\n", argv[i], b.scripts[k].line,
+						b.scripts[k].name, from[j], all.scripts[j].line);
+					st = 2;
+				}
+			from[all.nscripts] = argv[i];
+			all.scripts[all.nscripts++] = b.scripts[k];
+		}
+		free(b.scripts);
+	}
+	for (int k = 0; k < all.nscripts && !st; k++)
+		dt_script_print(stdout, &all.scripts[k]);
+	free(from);
+	dt_batch_free(&all);
+	return st;
 }
 
 /* ---- gen ---- */
@@ -212,8 +425,6 @@ static int pick_open(const int *open)
 			c[n++] = i;
 	return n ? c[rnd((uint32_t)n)] : -1;
 }
-
-static int gen_real;
 
 static void gen_one(FILE *f, const char *name, int nops)
 {
@@ -411,30 +622,18 @@ static void gen_one(FILE *f, const char *name, int nops)
 
 static int cmd_gen(int argc, char **argv)
 {
-	unsigned long long seed = 1;
-	long nscripts = 10, ops = 30;
-	const char *prefix = "random";
-	int c;
+	int first = parse_opts(argc, argv);
 
-	optind = 1;
-	while ((c = getopt(argc, argv, "f:s:n:o:p:R")) != -1) {
-		switch (c) {
-		case 'R': gen_real = 1; break;
-		case 'f':
-			if (dt_fs_parse(optarg, &fs)) {
-				fprintf(stderr, "difftest: unknown filesystem '%s'\n", optarg);
-				exit(2);
-			}
-			break;
-		case 's': seed = strtoull(optarg, NULL, 0); break;
-		case 'n': nscripts = strtol(optarg, NULL, 0); break;
-		case 'o': ops = strtol(optarg, NULL, 0); break;
-		case 'p': prefix = optarg; break;
-		default: usage();
-		}
-	}
-	if (nscripts < 1 || ops < 1 || ops > DT_MAX_OPS)
-		usage();
+	if (first < argc)
+		usage_error("takes no operand ('%s')", argv[first]);
+	/* PREFIX.sSEED.I fits a name (DT_NAME_MAX) with any seed and -n */
+	if (!*prefix || strlen(prefix) > 24 || strspn(prefix, "abcdefghijklmnopqrstuvwxyz"
+			"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:") != strlen(prefix))
+		usage_error("-p (--prefix) '%s': want 1 to 24 letters, digits, -_.:", prefix);
+	/* the default seed, said: the same command with -s makes this batch again */
+	if (!seed_given)
+		fprintf(stderr, "difftest gen: seed %llu (no -s given; -s %llu makes this batch again)\n",
+			seed, seed);
 	for (long i = 0; i < nscripts; i++) {
 		char name[DT_NAME_MAX];
 
@@ -443,28 +642,12 @@ static int cmd_gen(int argc, char **argv)
 		for (int w = 0; w < 4; w++)
 			rnd(2);
 		snprintf(name, sizeof(name), "%s.s%llu.%ld", prefix, seed, i);
-		gen_one(stdout, name, (int)ops);
+		gen_one(stdout, name, (int)gen_ops);
 	}
 	return 0;
 }
 
 /* ---- compare ---- */
-
-static const char *tsv, *divfile;
-static int round = 1;
-
-static int opt_cb(int c, const char *a)
-{
-	if (c == 't')
-		tsv = a;
-	else if (c == 'd')
-		divfile = a;
-	else if (c == 'r')
-		round = atoi(a);
-	else
-		return -1;
-	return 0;
-}
 
 static void class_of(const char *name, char *buf, size_t len)
 {
@@ -679,9 +862,9 @@ static int cmd_compare(int argc, char **argv)
 	char cs[320];
 	int i, st;
 
-	i = common_opts(argc, argv, "t:d:", opt_cb);
+	i = parse_opts(argc, argv);
 	if (argc - i != 2)
-		usage();
+		usage_error("wants BATCH and RESULTS, got %d operand(s)", argc - i);
 	if (load(argv[i], &b))
 		return 2;
 	if (load_results(argv[i + 1], &b, &r))
@@ -839,9 +1022,9 @@ static int cmd_shrink(int argc, char **argv)
 	struct dt_results r;
 	int i, *first;
 
-	i = common_opts(argc, argv, "r:", opt_cb);
+	i = parse_opts(argc, argv);
 	if (argc - i < 1 || argc - i > 2)
-		usage();
+		usage_error("wants DIVBATCH [RESULTS], got %d operand(s)", argc - i);
 	if (load(argv[i], &b))
 		return 2;
 	first = calloc((size_t)b.nscripts + 1, sizeof(*first));
@@ -870,21 +1053,143 @@ static int cmd_shrink(int argc, char **argv)
 	return i < 0 ? 2 : 0;
 }
 
+/* ---- the commands ---- */
+
+static int cmd_help(int argc, char **argv);
+
+static const struct cmd cmds[] = {
+	{"check", cmd_check, "FILE...", "parse scripts; errors name FILE:LINE",
+	 "Parse each FILE: one script (named after the file), or script NAME ... end\n"
+	 "blocks. Print \"FILE: N script(s) ok\", or FILE:LINE: what is wrong.\n"
+	 "Exit status: 0 every FILE parses, 2 one does not.\n", ""},
+	{"predict", cmd_predict, "[-c CONTRACT] [-f FS] FILE...", "the model's results for scripts",
+	 "Run each script of each FILE through the model and print its results as the\n"
+	 "guest prints them (DT S, R, T, E lines), each op's after a line\n"
+	 "\"# op I (line L): OP\".\n"
+	 "  -c, --contract CONTRACT   the kernel's contract (below)\n"
+	 "  -f, --fs FS               the filesystem mode (below)\n", "cf"},
+	{"gen", cmd_gen, "[-f FS] [-s SEED] [-n SCRIPTS] [-o OPS] [-p PREFIX] [-R]",
+	 "a batch of random scripts on stdout",
+	 "Print a batch of random scripts, named PREFIX.sSEED.I. Each script has a random\n"
+	 "stream of its own: script I is the same whatever -n.\n"
+	 "  -f, --fs FS               for that filesystem mode: no \"error meta\" without\n"
+	 "                            a block device (tmpfs)\n"
+	 "  -s, --seed SEED           default 1, said on stderr when not given\n"
+	 "  -n, --scripts N           scripts (default 10)\n"
+	 "  -o, --ops N               operations per script, 1 to 4096 (default 30)\n"
+	 "  -p, --prefix PREFIX       the names' prefix (default random)\n"
+	 "  -R, --real                real I/O errors (fail, heal), for ext2 and\n"
+	 "                            ext4-ordered\n", "fsnopR"},
+	{"batch", cmd_batch, "FILE...", "scripts of several files as one checked batch",
+	 "Check each FILE and print all their scripts as one batch (script NAME ... end),\n"
+	 "as campaign.sh --script runs them. A file without script lines is one script,\n"
+	 "named after the file. Two scripts of one name are an error, naming both.\n"
+	 "Exit status: 0 ok, 2 a FILE does not parse (FILE:LINE: what) or a name repeats;\n"
+	 "nothing is printed on stdout then.\n", ""},
+	{"compare", cmd_compare, "[-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] BATCH RESULTS",
+	 "the guest's results against the model",
+	 "Compare RESULTS, the guest's DT lines for the scripts of BATCH, with the model:\n"
+	 "a line per divergent script (DIVERGE, with the contract switches that explain\n"
+	 "it), per script the guest did not run (MISSING, INCOMPLETE, SETUP) or a per-line\n"
+	 "rule cut short (CUT), then a summary.\n"
+	 "  -c, --contract CONTRACT   the contract the kernel is held to (below)\n"
+	 "  -f, --fs FS               the filesystem mode the guest ran (below)\n"
+	 "  -k, --kernel KERNEL       the kernel's name in the output (default kernel)\n"
+	 "  -t, --tsv TSV             append a row per scenario class to TSV\n"
+	 "  -d, --divergent DIVFILE   write each divergent script, up to its first\n"
+	 "                            divergent op, to DIVFILE\n"
+	 "Exit status: 0 no divergence, 1 divergences, 2 usage or parse error, 3 the\n"
+	 "guest did not run some scripts.\n", "cfktd"},
+	{"shrink", cmd_shrink, "[-c CONTRACT] [-f FS] [-r ROUND] DIVBATCH [RESULTS]",
+	 "smaller scripts that still diverge",
+	 "Without RESULTS: print the candidate reductions of each script of DIVBATCH\n"
+	 "(chunks of its ops removed), named ORIG~rROUNDcN, for the guest to run.\n"
+	 "With RESULTS (the guest's results for those candidates): print, for each\n"
+	 "original, its smallest candidate still divergent (or the original), as the\n"
+	 "next DIVBATCH; a line per script on stderr.\n"
+	 "  -c, --contract CONTRACT   as compare's\n"
+	 "  -f, --fs FS               as compare's\n"
+	 "  -r, --round ROUND         the round, in the candidates' names (default 1)\n", "cfr"},
+	{"help", cmd_help, "[COMMAND]", "this list, or a command's help", "", ""},
+};
+
+static const struct cmd *find_cmd(const char *name)
+{
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(cmds[i].name, name))
+			return &cmds[i];
+	return NULL;
+}
+
+static void print_usage(FILE *f)
+{
+	fprintf(f, "usage: difftest COMMAND [OPTION]... [ARG]...\n"
+		   "       difftest COMMAND --help | difftest help [COMMAND] | difftest --version\n"
+		   "The host side of difftest: scripts of file operations run through a model of\n"
+		   "Linux's writeback-error reporting (liberrseq) and compared with what a kernel\n"
+		   "did with them in a guest (difftest/campaign.sh runs the guest side).\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(f, "\n");
+	print_values(f);
+	fprintf(f, "\nThe script format: difftest/README.md.\n");
+}
+
+static void print_help(const struct cmd *c)
+{
+	if (c == find_cmd("help")) {
+		print_usage(stdout);
+		return;
+	}
+	printf("usage: difftest %s %s\n%s", c->name, c->synopsis, c->help);
+	printf("  -h, --help                this text\n");
+	if (strchr(c->opts, 'c') || strchr(c->opts, 'f')) {
+		printf("\n");
+		print_values(stdout);
+	}
+}
+
+static void __attribute__((noreturn)) unknown_cmd(const char *word)
+{
+	fprintf(stderr, "difftest: unknown command '%s' (commands:", word);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(stderr, "%s %s", i ? "," : "", cmds[i].name);
+	fprintf(stderr, ")\n(difftest --help says more)\n");
+	exit(2);
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct cmd *c = cur;
+	int i = parse_opts(argc, argv);
+
+	if (argc - i > 1)
+		usage_error("takes one COMMAND at most");
+	if (argc - i == 1 && !(c = find_cmd(argv[i])))
+		unknown_cmd(argv[i]);
+	print_help(c);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	dt_contract_stock(&contract);
-	if (argc < 2)
-		usage();
-	if (!strcmp(argv[1], "check"))
-		return cmd_check(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "predict"))
-		return cmd_predict(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "gen"))
-		return cmd_gen(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "compare"))
-		return cmd_compare(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "shrink"))
-		return cmd_shrink(argc - 1, argv + 1);
-	usage();
-	return 2;
+	if (argc < 2) {
+		fprintf(stderr, "difftest: no command given\n");
+		print_usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		print_usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("difftest (liberrseq) %s\n", DT_VERSION);
+		return 0;
+	}
+	cur = find_cmd(argv[1]);
+	if (!cur)
+		unknown_cmd(argv[1]);
+	return cur->run(argc - 1, argv + 1);
 }

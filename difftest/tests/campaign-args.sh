@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# usage: campaign-args.sh BUILD CASE
+# campaign.sh without a guest, a CASE per ctest (difftest-campaign-CASE): its argument
+# handling and what it does before it boots anything. Each command below must exit with
+# the status given AND print the message given; the first that does not prints
+# "FAIL: ..." with its output, and the script exits 1. BUILD: the cmake build tree
+# (difftest/difftest, difftest/dtguest). Nothing is written outside a temporary
+# directory (LIBERRSEQ_CACHE points there too).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$1 case_=$2
+C=$here/../campaign.sh
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+export LIBERRSEQ_CACHE=$t/cache
+unset DT_RUNNER DT_GUESTS
+last=
+
+fail() {
+	echo "FAIL: $case_: $*"
+	echo "--- stdout of: $last"
+	cat "$t/out"
+	echo "--- stderr"
+	cat "$t/err"
+	exit 1
+}
+# run STATUS ARG...: campaign.sh ARG..., stdout in $t/out, stderr in $t/err; it must
+# exit STATUS
+run() {
+	local want=$1 rc=0
+	shift
+	last="campaign.sh $*"
+	"$C" "$@" >"$t/out" 2>"$t/err" || rc=$?
+	[ "$rc" -eq "$want" ] || fail "exit status $rc, want $want"
+}
+has() { grep -qE -- "$2" "$t/$1" || fail "no line of $1 matches /$2/"; }
+lacks() { ! grep -qE -- "$2" "$t/$1" || fail "a line of $1 matches /$2/"; }
+
+case "$case_" in
+guests-zero)
+	# --help promises 2 for a usage error, and says what is wrong
+	run 2 --guests 0
+	has err '^campaign\.sh: error: --guests 0: want a whole number >= 1$'
+	;;
+usage-errors)
+	run 2 --frob
+	has err '^campaign\.sh: error: unknown option --frob \(see --help\)$'
+	run 2 --ops
+	has err '^campaign\.sh: error: --ops needs a value \(see --help\)$'
+	run 2 --ops many
+	has err '^campaign\.sh: error: --ops many: want a whole number$'
+	run 2 --ops-per-script 0
+	has err '^campaign\.sh: error: --ops-per-script 0: want a whole number >= 1$'
+	run 2 --shard 3/2
+	has err '^campaign\.sh: error: --shard 3/2: want I/N with 1 <= I <= N$'
+	run 2 --fs ext2,zfs
+	has err "^campaign\\.sh: error: --fs: unknown filesystem mode 'zfs' \\(modes: ext2, ext4-ordered, ext4-journal, vfat, exfat, xfs, btrfs, tmpfs\\)$"
+	run 2 --kernels stock,mine
+	has err "^campaign\\.sh: error: --kernels: unknown flavour 'mine' \\(stock, patched; your own: --kernel BZIMAGE\\)$"
+	run 2 --kernel "$t/no-such-bzImage" --kbuild "$t" --contract stock
+	has err "^campaign\\.sh: error: --kernel $t/no-such-bzImage: no such file$"
+	run 2 --runner docker
+	has err '^campaign\.sh: error: --runner docker: want run\.sh or qemu$'
+	;;
+dry-run)
+	# the batches made and checked, what would run said; nothing built or booted
+	run 0 --dry-run --fs ext2,tmpfs --ops 60 --build "$build" --out "$t/o"
+	has out "^dry run: nothing built or booted; the batches are in $t/o\$"
+	has out "^  ext2: [1-9][0-9]* scripts, [1-9][0-9]* ops \($t/o/batch-ext2\.dt\)\$"
+	has out "^  tmpfs: [1-9][0-9]* scripts, [1-9][0-9]* ops \($t/o/batch-tmpfs\.dt\)\$"
+	has out '^kernel: stock, Linux [0-9.]+, contract stock and patched \(not built yet: vm/kernel-build\.sh stock\)$'
+	has out '^kernel: patched, Linux [0-9.]+, contract patched \(not built yet'
+	"$build/difftest/difftest" check "$t/o/batch-ext2.dt" "$t/o/batch-tmpfs.dt" >"$t/out" 2>"$t/err" ||
+		fail "the batches do not parse"
+	for f in "$t/o"/*; do
+		case "${f##*/}" in batch-ext2.dt | batch-tmpfs.dt) ;; *) fail "more than the batches in --out: $f" ;; esac
+	done
+	[ ! -e "$LIBERRSEQ_CACHE" ] || fail "the dry run wrote to LIBERRSEQ_CACHE: $(ls "$LIBERRSEQ_CACHE")"
+	;;
+small-ops)
+	# --ops at or below --ops-per-script: one script (ext2's half with real errors
+	# has none), of --ops ops when that is fewer; "gen -R -n 0" died with its usage
+	for ops in 30 10; do
+		run 0 --dry-run --fs ext2,tmpfs --ops $ops --no-scenarios --build "$build" --out "$t/o$ops"
+		has out '^  ext2: 1 scripts, '
+		has out '^  tmpfs: 1 scripts, '
+		"$build/difftest/difftest" gen -s 1000 -n 1 -o $ops -p random >"$t/want" 2>/dev/null
+		cmp -s "$t/want" "$t/o$ops/batch-ext2.dt" || fail "ext2's batch is not gen -s 1000 -n 1 -o $ops"
+	done
+	# one op more than a script: two scripts, the second with real errors on ext2
+	run 0 --dry-run --fs ext2 --ops 31 --no-scenarios --build "$build" --out "$t/o31"
+	has out '^  ext2: 2 scripts, '
+	grep -q '^script random-real\.s1500\.0$' "$t/o31/batch-ext2.dt" || fail "no random-real script"
+	;;
+merge-wall)
+	# the merged report's wall time line counts the shards merged (it said "1 shards")
+	for i in 1 2; do
+		mkdir -p "$t/s$i"
+		printf '%s\n' seed=1 ops=60 per=30 fs=ext2 kernels=stock line=6.1 contract= scenarios=1 \
+			bug= shard=$i shards=2 wall=$((i * 10 + 5)) status=0 >"$t/s$i/campaign.info"
+		printf 'stock\text2\tstock\trandom\t30\t1\t0\t0\tmd_cursor:0,several_switches:0,unexplained:0\n' \
+			>"$t/s$i/rows.tsv"
+	done
+	run 0 --merge "$t/s1,$t/s2" --out "$t/m"
+	grep -qx 'Wall time: 2 shards, the longest 25 s, 40 s in all\.' "$t/m/report.md" ||
+		fail "report.md: $(grep '^Wall time' "$t/m/report.md")"
+	;;
+script-bad)
+	# a bad script stops the campaign before anything is built or run: FILE:LINE, exit 2
+	bad=$here/bad/unknown-op.dt
+	run 2 --script "$here/user/two.dt" "$bad" --fs ext2 --dry-run --build "$build" --out "$t/o"
+	has err "^campaign\.sh: error: --script: $bad:4: unknown operation 'frobnicate'\$"
+	[ ! -e "$t/o/batch-ext2.dt" ] || fail "a batch was made"
+	# two files naming a script alike: both named
+	run 2 --script "$here/user/two.dt" "$here/user/same-name.dt" --dry-run --build "$build" --out "$t/o"
+	has err "^campaign\.sh: error: --script: $here/user/same-name\.dt:2: a second script named meta-twice \(the first at $here/user/two\.dt:2\)\$"
+	run 2 --script "$t/none.dt" --dry-run --build "$build" --out "$t/o"
+	has err "^campaign\.sh: error: --script $t/none\.dt: no such file\$"
+	run 2 --script --dry-run
+	has err '^campaign\.sh: error: --script needs FILE\.\.\. \(see --help\)$'
+	;;
+script-good)
+	# good scripts are the whole batch of every mode (no scenario, no random script);
+	# with no guest here, the model predicts them on the host
+	run 0 --script "$here/user/lost-after-evict.dt" "$here/user/two.dt" --fs ext2,tmpfs \
+		--dry-run --build "$build" --out "$t/o"
+	has out '^  ext2: 3 scripts, '
+	has out '^  tmpfs: 3 scripts, '
+	"$build/difftest/difftest" batch "$here/user/lost-after-evict.dt" "$here/user/two.dt" >"$t/want"
+	for fs in ext2 tmpfs; do
+		cmp -s "$t/want" "$t/o/batch-$fs.dt" || fail "batch-$fs.dt is not the scripts given"
+	done
+	"$build/difftest/difftest" predict -c patched -f ext2 "$t/o/batch-ext2.dt" >"$t/out" 2>"$t/err" ||
+		fail "predict failed"
+	last="difftest predict -c patched -f ext2 batch-ext2.dt"
+	for n in lost-after-evict meta-twice syncfs-two-fds; do has out "^DT E $n\$"; done
+	# lost-after-evict: the patched kernel's fsync after the eviction reports the error
+	has out '^DT R 7 -1 EIO$'
+	;;
+kernel-line)
+	# --help says what linux= is and where adding a line is written down
+	run 0 --help
+	has out '^  --contract C '
+	has out 'Plus linux=LINE: the kernel$'
+	has out '"Kernel lines", says how a line.s facts are added'
+	# --kernel: the line from --kbuild's kernel.release; one the model has no facts for
+	# takes the nearest, said once, and the contract names the line used
+	mkdir -p "$t/kb/include/config"
+	: >"$t/bzImage"
+	k=(--kernel "$t/bzImage" --kbuild "$t/kb" --fs ext2 --ops 0 --dry-run --build "$build" --out "$t/o")
+	echo 6.18.2-test >"$t/kb/include/config/kernel.release"
+	run 0 "${k[@]}" --contract stock
+	has err "^campaign\.sh: warning: no facts for kernel line '6\.18\.2-test'; using the nearest line the model knows, 6\.12 "
+	[ "$(grep -c 'no facts' "$t/err")" = 1 ] || fail "the warning is not said once"
+	has out "^kernel: $t/bzImage \(module built against $t/kb\), contract stock,linux=6\.12\$"
+	# a version of a line the model knows: that line, no warning
+	echo 6.12.5 >"$t/kb/include/config/kernel.release"
+	run 0 "${k[@]}" --contract stock
+	lacks err 'warning'
+	has out ", contract stock,linux=6\.12\.5\$"
+	# a line named in --contract is kept
+	run 0 "${k[@]}" --contract patched,linux=6.1
+	has out ", contract patched,linux=6\.1\$"
+	run 2 "${k[@]}" --contract stock,linux=foo
+	has err "^campaign\.sh: error: --contract: bad kernel line 'foo': want a version such as 6\.12"
+	;;
+kconfig-preflight)
+	# --kernel: --kbuild's .config checked against guest.config, what lacks said (not fatal)
+	mkdir -p "$t/kb/include/config"
+	: >"$t/bzImage"
+	echo 6.1.0 >"$t/kb/include/config/kernel.release"
+	grep '^CONFIG_' "$here/../guest.config" | grep -v '^CONFIG_XFS_FS=' >"$t/kb/.config"
+	k=(--kernel "$t/bzImage" --kbuild "$t/kb" --contract stock --fs ext2 --ops 0 --dry-run
+		--build "$build" --out "$t/o")
+	run 0 "${k[@]}"
+	has err "^campaign\.sh: warning: $t/kb/\.config lacks 1 of the [0-9]+ options of .*guest\.config \(difftest/kconfig-check\.sh\):\$"
+	has err '^  missing: CONFIG_XFS_FS=y \(the config: not in it\) -- xfs mode$'
+	grep '^CONFIG_' "$here/../guest.config" >"$t/kb/.config"
+	run 0 "${k[@]}"
+	lacks err 'warning'
+	;;
+*)
+	echo "campaign-args.sh: unknown case '$case_'" >&2
+	exit 2
+	;;
+esac
+echo "$case_: PASS"

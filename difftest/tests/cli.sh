@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# usage: cli.sh DIFFTEST CASE [VERSION]
+# difftest's command line, a CASE per ctest (difftest-cli-CASE): each command run below
+# must exit with the status given AND print the message given; the first that does not
+# prints "FAIL: ..." with what it printed, and the script exits 1. Exit 0: the case holds.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+DT=$1 case_=$2 version=${3:-}
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+scn=$here/../scenarios
+cmds="check predict gen batch compare shrink help"
+last=
+
+fail() {
+	echo "FAIL: $case_: $*"
+	echo "--- stdout of: $last"
+	cat "$t/out"
+	echo "--- stderr"
+	cat "$t/err"
+	exit 1
+}
+# run STATUS ARG...: difftest ARG..., stdout in $t/out, stderr in $t/err; it must exit STATUS
+run() {
+	local want=$1 rc=0
+	shift
+	last="difftest $*"
+	"$DT" "$@" >"$t/out" 2>"$t/err" || rc=$?
+	[ "$rc" -eq "$want" ] || fail "exit status $rc, want $want"
+}
+# has out|err ERE: a line of that stream matches
+has() { grep -qE -- "$2" "$t/$1" || fail "no line of its std$1 matches /$2/"; }
+# lacks out|err ERE: no line matches
+lacks() { ! grep -qE -- "$2" "$t/$1" || fail "a line of its std$1 matches /$2/"; }
+empty() { [ ! -s "$t/$1" ] || fail "its std$1 is not empty"; }
+# keep NAME: save the last stdout as $t/NAME
+keep() { cp "$t/out" "$t/$1"; }
+same() { cmp -s "$t/$1" "$t/$2" || fail "stdout $1 and $2 differ"; }
+
+case "$case_" in
+help)
+	# the usage on stdout, exit 0, for each way of asking
+	for a in --help -h help; do
+		run 0 $a
+		has out '^usage: difftest COMMAND'
+		for c in $cmds; do has out "^  $c "; done
+		has out '^CONTRACT '
+		has out '^FS '
+		empty err
+	done
+	;;
+no-command)
+	run 2
+	has err '^difftest: no command given$'
+	has err '^usage: difftest COMMAND'
+	empty out
+	;;
+command-help)
+	# each command's own help: its usage line and options, on stdout, exit 0
+	for c in $cmds; do
+		for a in "$c --help" "$c -h" "help $c"; do
+			run 0 $a
+			# help's own help is the list of commands
+			has out "^usage: difftest $([ "$c" = help ] && echo COMMAND || echo "$c ")"
+			empty err
+		done
+	done
+	run 0 gen --help
+	has out '^  -s, --seed SEED '
+	has out '^  -n, --scripts N '
+	run 0 compare --help
+	has out '^  -d, --divergent DIVFILE '
+	has out '^Exit status: 0 no divergence, 1 divergences'
+	has out '^FS +ext2, ext4-ordered'
+	;;
+version)
+	run 0 --version
+	has out "^difftest \\(liberrseq\\) ${version//./\\.}\$"
+	empty err
+	;;
+long-options)
+	# every long option does what its short one does
+	run 0 gen -s 5 -n 2 -o 7 -p x -f tmpfs -R
+	keep short
+	run 0 gen --seed 5 --scripts 2 --ops=7 --prefix x --fs tmpfs --real
+	keep long
+	same short long
+	has long '^script x\.s5\.1$'
+	run 0 predict -c patched -f ext2 "$scn/meta.dt"
+	keep short
+	run 0 predict --contract patched --fs=ext2 "$scn/meta.dt"
+	keep long
+	same short long
+	b=$here/recorded/scen-ext2.dt l=$here/recorded/stock_ext2_scen-ext2.log
+	run 1 compare -c patched -f ext2 -k stock -t "$t/a.tsv" -d "$t/a.dt" "$b" "$l"
+	keep short
+	run 1 compare --contract patched --fs ext2 --kernel stock --tsv "$t/b.tsv" \
+		--divergent "$t/b.dt" "$b" "$l"
+	keep long
+	same short long
+	same a.tsv b.tsv
+	same a.dt b.dt
+	has out '^DIVERGE '
+	run 0 shrink -c patched -f ext2 -r 3 "$t/a.dt"
+	keep short
+	run 0 shrink --contract patched --fs ext2 --round 3 "$t/a.dt"
+	keep long
+	same short long
+	has out '~r3c0$'
+	# an option the command does not take, or does not know, names it
+	run 2 check --fs ext2 "$scn/meta.dt"
+	has err "^difftest check: unknown option '--fs'"
+	run 2 gen --frob
+	has err "^difftest gen: unknown option '--frob'"
+	run 2 gen -x
+	has err '^difftest gen: unknown option -x'
+	run 2 compare --kernel
+	has err '^difftest compare: option -k \(--kernel\) needs a value'
+	run 2 gen --scripts 0
+	has err "^difftest gen: -n \\(--scripts\\) '0': want a whole number from 1 to"
+	run 2 gen --prefix 'a b'
+	has err "^difftest gen: -p \\(--prefix\\) 'a b': want 1 to 24 letters, digits, -_\\.:\$"
+	run 2 gen -p abcdefghijklmnopqrstuvwxy
+	has err "want 1 to 24 letters"
+	;;
+unknown-command)
+	for a in frobnicate "help frobnicate"; do
+		run 2 $a
+		has err "^difftest: unknown command 'frobnicate' \\(commands: check, predict, gen, batch, compare, shrink, help\\)$"
+		empty out
+	done
+	;;
+gen-seed)
+	# without -s: the seed used, on stderr, and how to make the batch again
+	run 0 gen -n 2 -o 5
+	has err '^difftest gen: seed 1 \(no -s given; -s 1 makes this batch again\)$'
+	keep noseed
+	run 0 gen -s 1 -n 2 -o 5
+	empty err
+	keep seed
+	same noseed seed
+	;;
+bad-fs)
+	for a in "gen -f zfs" "predict --fs zfs $scn/meta.dt" "compare -f zfs x y"; do
+		run 2 $a
+		has err "unknown filesystem 'zfs' \\(filesystems: ext2, ext4-ordered, ext4-journal, vfat, exfat, xfs, btrfs, tmpfs\\)$"
+		empty out
+	done
+	;;
+bad-contract)
+	run 2 predict -c foo "$scn/meta.dt"
+	has err "^difftest predict: bad contract 'foo': want stock, patched, or switches"
+	for w in md_cursor keep_unseen syncfs_locked syncfs_cursor_only syncfs_bdev_cursor md_once \
+		fat_md_once falloc_cursor mount_forgets remount_since bug=NAME linux=LINE; do
+		has err "[ (]$w([,)]|\$)"
+	done
+	empty out
+	run 2 predict -c stock,bug=frob "$scn/meta.dt"
+	has err "^difftest predict: unknown bug 'frob' \\(bugs: sample_raw, no_sb_err, no_as_flags, sfr_any, enospc_as_eio, raw_sets_sb\\)$"
+	;;
+kernel-line)
+	# a line the model has no facts for: the nearest, said on stderr; the predictions
+	# are that line's (line612-meta-sb: 6.1 and 6.12 differ)
+	f=$scn/line612-meta-sb.dt
+	run 0 predict -c stock,linux=6.1 -f ext2 "$f"
+	keep l61
+	run 0 predict -c stock,linux=6.12 -f ext2 "$f"
+	empty err
+	keep l612
+	! cmp -s "$t/l61" "$t/l612" || fail "6.1 and 6.12 predict alike: the case shows nothing"
+	run 0 predict -c stock,linux=6.18 -f ext2 "$f"
+	has err "^difftest: warning: no facts for kernel line '6\\.18'; using the nearest line the model knows, 6\\.12 \\(known: 6\\.1, 6\\.12; difftest/README\\.md, \"Kernel lines\", says how to add a line\\)$"
+	keep l618
+	same l612 l618
+	run 0 predict -c stock,linux=5.10 -f ext2 "$f"
+	has err "'5\\.10'; using the nearest line the model knows, 6\\.1 "
+	keep l510
+	same l61 l510
+	# a version of a known line is that line, no warning
+	run 0 predict -c stock,linux=6.12.118 -f ext2 "$f"
+	empty err
+	keep l612118
+	same l612 l612118
+	run 2 predict -c stock,linux=foo -f ext2 "$f"
+	has err "^difftest predict: bad kernel line 'foo': want a version such as 6\\.12 \\(the lines the model knows: 6\\.1, 6\\.12\\)$"
+	empty out
+	;;
+batch)
+	# scripts of several files as one batch; a bad one is named with its line, and
+	# nothing is printed on stdout then
+	u=$here/user
+	run 0 batch "$u/lost-after-evict.dt" "$u/two.dt"
+	[ "$(grep -c '^script ' "$t/out")" = 3 ] || fail "want 3 scripts"
+	has out '^script lost-after-evict$'
+	has out '^script syncfs-two-fds$'
+	keep b
+	run 0 check "$t/b"
+	run 2 batch "$u/two.dt" "$here/bad/unknown-op.dt"
+	has err "^difftest: $here/bad/unknown-op\.dt:4: unknown operation 'frobnicate'\$"
+	empty out
+	run 2 batch "$u/two.dt" "$u/same-name.dt"
+	has err "^difftest: $u/same-name\.dt:2: a second script named meta-twice \(the first at $u/two\.dt:2\)\$"
+	empty out
+	;;
+*)
+	echo "cli.sh: unknown case '$case_'" >&2
+	exit 2
+	;;
+esac
+echo "$case_: PASS"
