@@ -4,7 +4,8 @@
 # usage: guest-tests.sh DISK [TEST...]
 #   TEST: evict sfr mdfds syncfs (default: these four), or one of the review cases:
 #   premount ind falloc fatmd sbwrite syncfsmd; or dontcache, many:LABEL:N[:MEM[:MAX]];
-#   or the third review's cases: evictread fallockeep dir:sync dir:flag dir:plain remount dirind, evict:XFSDISK
+#   or the third review's cases: evictread fallockeep dir:sync dir:flag dir:plain remount dirind, evict:XFSDISK;
+#   or recmem:RECDISK:N (the record's memory, on mkimages.py --rec's disk)
 # DISK holds the filesystem images of layout.env back to back; every test puts a dm device
 # over one of them (linear), and swaps in a table with "error" over chosen blocks.
 # Result lines start with "KPTEST "; the host parses them.
@@ -409,6 +410,52 @@ t_dir() {
 	fs_down "$fs"
 }
 
+# Issue 31, item 6: the memory of 0004's record of evicted inodes' errors, measured.
+# DISK is mkimages.py --rec's ext4: /sparse holds N empty files whose inode numbers are 64
+# apart. Two runs: dense (N files many-setup creates in /dense, numbers one after the
+# other) and sparse (/sparse's N files, each entry alone in its xarray leaf node). Each run:
+# every file left with an unseen writeback error (many-setup), its inode numbers (ino-stats:
+# spread, smallest gap, the xarray nodes they need), then drop_caches inside a memory
+# cgroup of its own (memcg-drop): the record's new nodes are charged to that cgroup
+# (XA_FLAGS_ACCOUNT), and nothing else the evicting task does is charged as reclaimable
+# slab. Also radix_tree_node objects (all xarrays) after that drop_caches (record full) and
+# after open + fsync of every file (which takes each entry back) and another drop_caches
+# (record empty). The host compares the charge with the nodes computed.
+t_recmem() {
+	d=$1 n=$2 cg=/sys/fs/cgroup
+	good="0 $(blockdev --getsz "$d") linear $d 0"
+	dev=$(kptest dm-create kp-rec "$good") &&
+		mount -t ext4 "$dev" /mnt/kp || { echo "KPTEST recmem setup-failed"; return; }
+	grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
+	echo +memory >$cg/cgroup.subtree_control
+	mkdir -p $cg/kprec-drain
+	# the slab the nodes come from: object size, objects and pages a slab, and (SLUB) the
+	# size an object takes in its slab
+	echo "KPTEST recmem-slab" $(awk '$1 == "radix_tree_node" {print "objsize=" $4, "objperslab=" $5, "pagesperslab=" $6}' /proc/slabinfo) \
+		"slab_size=$(cat /sys/kernel/slab/radix_tree_node/slab_size 2>/dev/null || echo unknown)" \
+		"wb_err_evicted_max=$(cat /proc/sys/fs/wb_err_evicted_max 2>/dev/null || echo absent)"
+	for v in dense sparse; do
+		mkdir $cg/kprec-$v
+		r=$(kptest many-setup kp-rec "/mnt/kp/$v" "$n" "$good")
+		s=$(kptest ino-stats "/mnt/kp/$v" "$n")
+		c0=$(awk '$1 == "ext4_inode_cache" {print $2}' /proc/slabinfo)
+		m=$(kptest memcg-drop $cg/kprec-$v $cg/kprec-drain)
+		c1=$(awk '$1 == "ext4_inode_cache" {print $2}' /proc/slabinfo)
+		g1=$(awk '$1 == "radix_tree_node" {print $2}' /proc/slabinfo)
+		f=$(kptest many-fsync "/mnt/kp/$v" "$n")
+		# the emptied nodes go back to the slab after an RCU grace period
+		sleep 2
+		kptest drop-caches >/dev/null
+		sleep 2
+		g2=$(awk '$1 == "radix_tree_node" {print $2}' /proc/slabinfo)
+		echo "KPTEST recmem $v ${r#KPTEST many-setup } ${s#KPTEST ino-stats }" \
+			"${m#KPTEST memcg-drop } ext4_inodes_before_drop=$c0 ext4_inodes_after_drop=$c1" \
+			"rtn_full=$g1 rtn_empty=$g2 ${f#KPTEST many-fsync }"
+	done
+	umount /mnt/kp
+	kptest dm-remove kp-rec
+}
+
 for t in "$@"; do
 	case "$t" in
 	races:*)
@@ -427,6 +474,12 @@ EOF
 		;;
 	evict) t_evict ext2; t_evict ext4; t_evict ext4fc ;;
 	evict:*) t_evictdisk xfs "${t#evict:}" ;;
+	recmem:*)
+		IFS=: read -r _ d n <<EOF
+$t
+EOF
+		t_recmem "$d" "$n"
+		;;
 	mdfds) t_mdfds ext2; t_mdfds ext4nj ;;
 	sfr) t_fds sfr ext4 ERR_RACE r; t_fds sfr ext2 ERR_RACE r; t_fds sfr ext4fc ERR_RACE r ;;
 	syncfs) t_syncfs ext4 300; t_syncfs ext2 300 ;;
