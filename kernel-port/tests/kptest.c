@@ -58,6 +58,10 @@
  *                                   many-setup names them): spread, smallest
  *                                   gap, and the xarray nodes an entry for
  *                                   each number needs (see the function)
+ *   kptest dir-spread DIR N         N empty files DIR/%06d, each made in a
+ *                                   directory of its own (DIR.d/%06d/f,
+ *                                   linked into DIR): xfs (inode64) puts
+ *                                   each new directory in the next AG
  *   kptest memcg-drop CG DRAIN      drop_caches (3) twice inside the memory
  *                                   cgroup CG (a directory of cgroup2), on
  *                                   CPU 0: CG's slab_reclaimable before and
@@ -817,6 +821,40 @@ static int cmd_ino_stats(const char *dir, long n)
 	return 0;
 }
 
+/*
+ * N empty files named as many-setup names them in DIR, each created in a
+ * new directory of its own (DIR.d/%06ld/f) and linked into DIR.  xfs with
+ * inode64 puts each new directory in the next allocation group (its
+ * rotor), and a file in its parent's: the files' inode numbers are then an
+ * AG's worth of numbers apart (the AG number is their high bits).
+ */
+static int cmd_dir_spread(const char *dir, long n)
+{
+	char sub[2048], path[3072], name[4096];
+	long i;
+	int fd;
+
+	if (strlen(dir) > 1024)
+		errno = ENAMETOOLONG, die(dir);
+	snprintf(sub, sizeof(sub), "%s.d", dir);
+	if (mkdir(dir, 0755) || mkdir(sub, 0755))
+		die(dir);
+	for (i = 0; i < n; i++) {
+		many_path(path, sizeof(path), sub, i);
+		if (mkdir(path, 0755))
+			die(path);
+		snprintf(name, sizeof(name), "%s/f", path);
+		fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd < 0 || close(fd))
+			die(name);
+		many_path(path, sizeof(path), dir, i);
+		if (link(name, path))
+			die(path);
+	}
+	printf("KPTEST dir-spread files=%ld\n", n);
+	return 0;
+}
+
 /* the value of KEY in the memory.stat read from FD at offset 0, -1 if none */
 static long long memcg_stat(int fd, const char *key)
 {
@@ -1159,6 +1197,8 @@ int main(int argc, char **argv)
 		return cmd_set_dax(argv[2]);
 	if (!strcmp(cmd, "ino-stats") && argc == 4)
 		return cmd_ino_stats(argv[2], atol(argv[3]));
+	if (!strcmp(cmd, "dir-spread") && argc == 4)
+		return cmd_dir_spread(argv[2], atol(argv[3]));
 	if (!strcmp(cmd, "memcg-drop") && argc == 4)
 		return cmd_memcg_drop(argv[2], argv[3]);
 	fprintf(stderr, "usage: see the comment at the top of kptest.c\n");
