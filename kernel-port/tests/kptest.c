@@ -899,11 +899,17 @@ static void cg_enter(int procs_fd)
  * Prints slab_reclaimable before and after, and their difference: the
  * bytes charged for the record's new nodes (slab size + the object's
  * obj_cgroup pointer, per node).
+ *
+ * The move to DRAIN checks the task may write the cgroup.procs of CG's and
+ * DRAIN's common ancestor (cgroup_may_write(): kernfs_get_inode()), whose
+ * inode drop_caches has just evicted: it would be read back in charged to
+ * CG (1096 bytes of reclaimable slab on 6.12).  So that file of CG's parent
+ * (DRAIN must be a sibling of CG) is held open throughout.
  */
 static int cmd_memcg_drop(const char *cg, const char *drain)
 {
 	char path[4096];
-	int stat_fd, cg_fd, drain_fd, drop_fd, k, fd;
+	int stat_fd, cg_fd, drain_fd, parent_fd, drop_fd, k, fd;
 	long long before, after;
 	struct timespec a, b;
 	cpu_set_t cpus;
@@ -918,6 +924,8 @@ static int cmd_memcg_drop(const char *cg, const char *drain)
 	cg_fd = open_or_die(path, O_WRONLY);
 	snprintf(path, sizeof(path), "%s/cgroup.procs", drain);
 	drain_fd = open_or_die(path, O_WRONLY);
+	snprintf(path, sizeof(path), "%s/../cgroup.procs", cg);
+	parent_fd = open_or_die(path, O_RDONLY);
 	drop_fd = open_or_die("/proc/sys/vm/drop_caches", O_WRONLY);
 	cg_enter(cg_fd);
 	sleep(4);
@@ -932,6 +940,7 @@ static int cmd_memcg_drop(const char *cg, const char *drain)
 	close(fd);
 	sleep(4);
 	after = memcg_stat(stat_fd, "slab_reclaimable");
+	close(parent_fd);
 	printf("KPTEST memcg-drop slab_reclaimable_before=%lld slab_reclaimable_after=%lld "
 	       "charged=%lld drop_ms=%lld\n", before, after, after - before,
 	       (b.tv_sec - a.tv_sec) * 1000LL + (b.tv_nsec - a.tv_nsec) / 1000000);
