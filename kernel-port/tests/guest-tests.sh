@@ -5,7 +5,8 @@
 #   TEST: evict sfr mdfds syncfs (default: these four), or one of the review cases:
 #   premount ind falloc fatmd sbwrite syncfsmd; or dontcache, many:LABEL:N[:MEM[:MAX]];
 #   or the third review's cases: evictread fallockeep dir:sync dir:flag dir:plain remount dirind,
-#   evict:XFSDISK evictbtrfs:BTRFSDISK
+#   evict:XFSDISK evictbtrfs:BTRFSDISK;
+#   or recmem:RECDISK:N (the record's memory, on mkimages.py --rec's disk), recmem-xfs:XFSDISK:N
 # DISK holds the filesystem images of layout.env back to back; every test puts a dm device
 # over one of them (linear), and swaps in a table with "error" over chosen blocks.
 # Result lines start with "KPTEST "; the host parses them.
@@ -447,6 +448,70 @@ t_dir() {
 	fs_down "$fs"
 }
 
+# Issue 31, item 6: the memory of 0004's record of evicted inodes' errors, measured.
+# recmem_run FS LABEL N GOOD ISLAB: FS is mounted on /mnt/kp over dm device kp-FS (table
+# GOOD); /mnt/kp/LABEL gets (or has) N files, each left with an unseen writeback error
+# (many-setup); their inode numbers (ino-stats: spread, smallest gap, the xarray nodes they
+# need); then drop_caches inside a memory cgroup of its own (memcg-drop): the record's new
+# nodes are charged to that cgroup (XA_FLAGS_ACCOUNT), and nothing else the evicting task
+# does is charged as reclaimable slab. ISLAB: the filesystem's inode slab, counted before
+# and after that drop_caches. Also radix_tree_node objects (all xarrays) after it (record
+# full) and after open + fsync of every file (which takes each entry back) and another
+# drop_caches (record empty). The host compares the charge with the nodes computed.
+recmem_run() {
+	fs=$1 v=$2 n=$3 good=$4 islab=$5 cg=/sys/fs/cgroup
+	grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
+	echo +memory >$cg/cgroup.subtree_control
+	mkdir -p $cg/kprec-drain
+	mkdir $cg/kprec-$v
+	r=$(kptest many-setup "kp-$fs" "/mnt/kp/$v" "$n" "$good")
+	s=$(kptest ino-stats "/mnt/kp/$v" "$n")
+	c0=$(awk -v s="$islab" '$1 == s {print $2}' /proc/slabinfo)
+	m=$(kptest memcg-drop $cg/kprec-$v $cg/kprec-drain)
+	c1=$(awk -v s="$islab" '$1 == s {print $2}' /proc/slabinfo)
+	g1=$(awk '$1 == "radix_tree_node" {print $2}' /proc/slabinfo)
+	f=$(kptest many-fsync "/mnt/kp/$v" "$n")
+	# the emptied nodes go back to the slab after an RCU grace period
+	sleep 2
+	kptest drop-caches >/dev/null
+	sleep 2
+	g2=$(awk '$1 == "radix_tree_node" {print $2}' /proc/slabinfo)
+	echo "KPTEST recmem $v fs=$fs ${r#KPTEST many-setup } ${s#KPTEST ino-stats }" \
+		"${m#KPTEST memcg-drop } inodes_before_drop=$c0 inodes_after_drop=$c1" \
+		"rtn_full=$g1 rtn_empty=$g2 ${f#KPTEST many-fsync }"
+}
+
+# DISK is mkimages.py --rec's ext4: /sparse holds N empty files whose inode numbers are 64
+# apart. Runs: dense (N files many-setup creates in /dense, numbers one after the other)
+# and sparse (/sparse's N files, each entry alone in its xarray leaf node).
+t_recmem() {
+	d=$1 n=$2
+	good="0 $(blockdev --getsz "$d") linear $d 0"
+	dev=$(kptest dm-create kp-rec "$good") &&
+		mount -t ext4 "$dev" /mnt/kp || { echo "KPTEST recmem setup-failed"; return; }
+	# the slab the nodes come from: its object size (SLUB: with the free pointer), objects
+	# and pages a slab
+	echo "KPTEST recmem-slab" $(awk '$1 == "radix_tree_node" {print "size=" $4, "objperslab=" $5, "pagesperslab=" $6}' /proc/slabinfo) \
+		"object_size=$(cat /sys/kernel/slab/radix_tree_node/object_size 2>/dev/null || echo unknown)" \
+		"wb_err_evicted_max=$(cat /proc/sys/fs/wb_err_evicted_max 2>/dev/null || echo absent)"
+	recmem_run rec dense "$n" "$good" ext4_inode_cache
+	recmem_run rec sparse "$n" "$good" ext4_inode_cache
+	fs_down rec
+}
+
+# DISK: an empty xfs (1 KiB blocks, inode64) of many allocation groups, each an AG's worth
+# of inode numbers (2^24) apart: N files each in a directory of its own, so in an AG of
+# its own (kptest dir-spread): numbers above 2^32, 2^24 apart.
+t_recmemxfs() {
+	d=$1 n=$2
+	good="0 $(blockdev --getsz "$d") linear $d 0"
+	dev=$(kptest dm-create kp-recx "$good") &&
+		mount -t xfs "$dev" /mnt/kp || { echo "KPTEST recmem xfsag setup-failed"; return; }
+	kptest dir-spread /mnt/kp/xfsag "$n" >/dev/null || { echo "KPTEST recmem xfsag setup-failed"; fs_down recx; return; }
+	recmem_run recx xfsag "$n" "$good" xfs_inode
+	fs_down recx
+}
+
 for t in "$@"; do
 	case "$t" in
 	races:*)
@@ -466,6 +531,18 @@ EOF
 	evict) t_evict ext2; t_evict ext4; t_evict ext4fc ;;
 	evict:*) t_evictdisk xfs "${t#evict:}" ;;
 	evictbtrfs:*) t_evictbtrfs "${t#evictbtrfs:}" ;;
+	recmem:*)
+		IFS=: read -r _ d n <<EOF
+$t
+EOF
+		t_recmem "$d" "$n"
+		;;
+	recmem-xfs:*)
+		IFS=: read -r _ d n <<EOF
+$t
+EOF
+		t_recmemxfs "$d" "$n"
+		;;
 	mdfds) t_mdfds ext2; t_mdfds ext4nj ;;
 	sfr) t_fds sfr ext4 ERR_RACE r; t_fds sfr ext2 ERR_RACE r; t_fds sfr ext4fc ERR_RACE r ;;
 	syncfs) t_syncfs ext4 300; t_syncfs ext2 300 ;;

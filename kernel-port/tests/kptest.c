@@ -63,6 +63,18 @@
  *                                   btrfs, whose FIEMAP addresses are not
  *                                   the device's); every block must be found
  *   kptest ino-gen PATH             print PATH's inode number and generation
+ *   kptest ino-stats DIR N          the inode numbers of DIR's N files (as
+ *                                   many-setup names them): spread, smallest
+ *                                   gap, and the xarray nodes an entry for
+ *                                   each number needs (see the function)
+ *   kptest dir-spread DIR N         N empty files DIR/%06d, each made in a
+ *                                   directory of its own (DIR.d/%06d/f,
+ *                                   linked into DIR): xfs (inode64) puts
+ *                                   each new directory in the next AG
+ *   kptest memcg-drop CG DRAIN      drop_caches (3) twice inside the memory
+ *                                   cgroup CG (a directory of cgroup2), on
+ *                                   CPU 0: CG's slab_reclaimable before and
+ *                                   after, stats drained through DRAIN
  *
  * TABLE is a device-mapper table, one target per ';'-separated entry:
  * "START LEN TYPE PARAMS" in 512-byte sectors, as dmsetup takes it.
@@ -80,8 +92,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -749,6 +763,200 @@ static int cmd_drop_caches(void)
 	return 0;
 }
 
+/* ---- the memory of 0004's record of evicted inodes' errors (recmem) */
+
+#define XA_SHIFT 6		/* XA_CHUNK_SHIFT: 64 slots a node */
+
+/*
+ * The inode numbers of DIR's N files (named as many-setup names them), and
+ * the nodes an xarray needs to hold one entry at each of them: a node of
+ * shift S covers 64 << S indices and is named by index >> (S + 6); the
+ * tree's top node is the first shift at which every index falls in one
+ * node (xa_store() grows the tree until the largest index fits).  So the
+ * nodes at shift S are the distinct values of ino >> (S + 6), summed up to
+ * the top.  leaves: nodes of shift 0 (an entry alone in its leaf when
+ * leaves == N); min_gap: the smallest difference between two numbers.
+ */
+static int cmd_ino_stats(const char *dir, long n)
+{
+	unsigned long long *ino, min_gap = ~0ULL, max_gap = 0, nodes = 0, leaves = 0;
+	char path[4096], per_level[512], *p = per_level;
+	int shift, bits = 0;
+	struct stat st;
+	long i;
+
+	ino = malloc(n * sizeof(*ino));
+	if (!ino || n < 1)
+		die("malloc");
+	for (i = 0; i < n; i++) {
+		many_path(path, sizeof(path), dir, i);
+		if (stat(path, &st))
+			die(path);
+		ino[i] = st.st_ino;
+	}
+	qsort(ino, n, sizeof(*ino), cmp_ull);
+	for (i = 1; i < n; i++) {
+		unsigned long long g = ino[i] - ino[i - 1];
+
+		if (g < min_gap)
+			min_gap = g;
+		if (g > max_gap)
+			max_gap = g;
+	}
+	while (bits < 64 && ino[n - 1] >> bits)
+		bits++;
+	*p = 0;
+	for (shift = 0; shift < 64; shift += XA_SHIFT) {
+		unsigned long long k = 1;
+
+		for (i = 1; i < n; i++)
+			if (shift + XA_SHIFT >= 64 ? 0 :
+			    ino[i] >> (shift + XA_SHIFT) != ino[i - 1] >> (shift + XA_SHIFT))
+				k++;
+		if (!shift)
+			leaves = k;
+		nodes += k;
+		p += sprintf(p, "%s%llu", shift ? "," : "", k);
+		/* the top node: every number below 64 << shift */
+		if (shift + XA_SHIFT >= 64 || !(ino[n - 1] >> (shift + XA_SHIFT)))
+			break;
+	}
+	if (n == 1 && ino[0] == 0)	/* index 0 alone lives in xa_head */
+		nodes = leaves = 0;
+	printf("KPTEST ino-stats n=%ld ino_min=%llu ino_max=%llu ino_bits=%d min_gap=%llu "
+	       "max_gap=%llu leaves=%llu nodes_per_level=%s xa_nodes=%llu\n",
+	       n, ino[0], ino[n - 1], bits, n > 1 ? min_gap : 0, max_gap, leaves,
+	       per_level, nodes);
+	free(ino);
+	return 0;
+}
+
+/*
+ * N empty files named as many-setup names them in DIR, each created in a
+ * new directory of its own (DIR.d/%06ld/f) and linked into DIR.  xfs with
+ * inode64 puts each new directory in the next allocation group (its
+ * rotor), and a file in its parent's: the files' inode numbers are then an
+ * AG's worth of numbers apart (the AG number is their high bits).
+ */
+static int cmd_dir_spread(const char *dir, long n)
+{
+	char sub[2048], path[3072], name[4096];
+	long i;
+	int fd;
+
+	if (strlen(dir) > 1024)
+		errno = ENAMETOOLONG, die(dir);
+	snprintf(sub, sizeof(sub), "%s.d", dir);
+	if (mkdir(dir, 0755) || mkdir(sub, 0755))
+		die(dir);
+	for (i = 0; i < n; i++) {
+		many_path(path, sizeof(path), sub, i);
+		if (mkdir(path, 0755))
+			die(path);
+		snprintf(name, sizeof(name), "%s/f", path);
+		fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd < 0 || close(fd))
+			die(name);
+		many_path(path, sizeof(path), dir, i);
+		if (link(name, path))
+			die(path);
+	}
+	printf("KPTEST dir-spread files=%ld\n", n);
+	return 0;
+}
+
+/* the value of KEY in the memory.stat read from FD at offset 0, -1 if none */
+static long long memcg_stat(int fd, const char *key)
+{
+	static char buf[16384];
+	size_t len = strlen(key);
+	ssize_t r = pread(fd, buf, sizeof(buf) - 1, 0);
+	char *l;
+
+	if (r < 0)
+		die("memory.stat");
+	buf[r] = 0;
+	for (l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, key, len) && l[len] == ' ')
+			return atoll(l + len + 1);
+	return -1;
+}
+
+static void cg_enter(int procs_fd)
+{
+	char pid[32];
+	int len = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+
+	if (pwrite(procs_fd, pid, len, 0) != len)
+		die("cgroup.procs");
+}
+
+/*
+ * drop_caches twice from inside the memory cgroup CG: every inode evicted
+ * here is evicted by this task, and 0004 charges the record's new xarray
+ * nodes (XA_FLAGS_ACCOUNT) to this task's cgroup.  Nothing else this task
+ * does between the two readings is charged as reclaimable slab: the files
+ * it needs are opened before it enters CG, and eviction frees (whatever it
+ * frees was charged to the cgroup that allocated it, not to CG).
+ *
+ * memory.stat is exact after two steps: the per-CPU object stock caches up
+ * to a page of CG's slab statistics on each CPU that charged it, and the
+ * per-CPU counters reach memory.stat at the next rstat flush (every 2 s at
+ * the latest).  So the task runs on CPU 0 only, moves to DRAIN after the
+ * drop and allocates an accounted object there (a struct file), which
+ * drains CPU 0's stock of CG, then waits 4 s before the reading (the first
+ * reading, 4 s after entering CG, has nothing of this task's to wait for).
+ * Prints slab_reclaimable before and after, and their difference: the
+ * bytes charged for the record's new nodes (slab size + the object's
+ * obj_cgroup pointer, per node).
+ *
+ * The move to DRAIN checks the task may write the cgroup.procs of CG's and
+ * DRAIN's common ancestor (cgroup_may_write(): kernfs_get_inode()), whose
+ * inode drop_caches has just evicted: it would be read back in charged to
+ * CG (1096 bytes of reclaimable slab on 6.12).  So that file of CG's parent
+ * (DRAIN must be a sibling of CG) is held open throughout.
+ */
+static int cmd_memcg_drop(const char *cg, const char *drain)
+{
+	char path[4096];
+	int stat_fd, cg_fd, drain_fd, parent_fd, drop_fd, k, fd;
+	long long before, after;
+	struct timespec a, b;
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+		die("sched_setaffinity");
+	snprintf(path, sizeof(path), "%s/memory.stat", cg);
+	stat_fd = open_or_die(path, O_RDONLY);
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	cg_fd = open_or_die(path, O_WRONLY);
+	snprintf(path, sizeof(path), "%s/cgroup.procs", drain);
+	drain_fd = open_or_die(path, O_WRONLY);
+	snprintf(path, sizeof(path), "%s/../cgroup.procs", cg);
+	parent_fd = open_or_die(path, O_RDONLY);
+	drop_fd = open_or_die("/proc/sys/vm/drop_caches", O_WRONLY);
+	cg_enter(cg_fd);
+	sleep(4);
+	before = memcg_stat(stat_fd, "slab_reclaimable");
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (k = 0; k < 2; k++)
+		if (pwrite(drop_fd, "3", 1, 0) != 1)
+			die("drop_caches");
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	cg_enter(drain_fd);
+	fd = open_or_die("/", O_RDONLY);	/* an accounted struct file in DRAIN */
+	close(fd);
+	sleep(4);
+	after = memcg_stat(stat_fd, "slab_reclaimable");
+	close(parent_fd);
+	printf("KPTEST memcg-drop slab_reclaimable_before=%lld slab_reclaimable_after=%lld "
+	       "charged=%lld drop_ms=%lld\n", before, after, after - before,
+	       (b.tv_sec - a.tv_sec) * 1000LL + (b.tv_nsec - a.tv_nsec) / 1000000);
+	return 0;
+}
+
 /*
  * Set FS_DAX_FL on PATH (ext4 without a dax= option): ext4 marks the inode
  * I_DONTCACHE, so the last close evicts it at once, bypassing the LRU.
@@ -1123,6 +1331,12 @@ int main(int argc, char **argv)
 		return cmd_scan_table(argv[2], argv[3]);
 	if (!strcmp(cmd, "ino-gen") && argc == 3)
 		return cmd_ino_gen(argv[2]);
+	if (!strcmp(cmd, "ino-stats") && argc == 4)
+		return cmd_ino_stats(argv[2], atol(argv[3]));
+	if (!strcmp(cmd, "dir-spread") && argc == 4)
+		return cmd_dir_spread(argv[2], atol(argv[3]));
+	if (!strcmp(cmd, "memcg-drop") && argc == 4)
+		return cmd_memcg_drop(argv[2], argv[3]);
 	fprintf(stderr, "usage: see the comment at the top of kptest.c\n");
 	return 2;
 }

@@ -57,6 +57,17 @@
 #           fsck -fn of the image on the host. patched: every later change 0, the
 #           descriptor's fsync EIO then 0, the filesystem remounted read-only as ext2_error()
 #           does on stock, fsck's verdict no worse than stock's
+#   recmem  the memory of 0004's record (issue 31, item 6), ext4 on a disk of its own:
+#           KPORT_RECMEM_N files (default 4096) with unseen writeback errors, evicted by
+#           drop_caches inside a memory cgroup of their own, which the record's nodes are
+#           charged to (XA_FLAGS_ACCOUNT); dense (consecutive inode numbers) and sparse
+#           (numbers 64 apart: each entry alone in its xarray leaf; checked). Then open +
+#           fsync of each. patched: every error reported, the charge within -5%/+15% of
+#           the nodes computed from the inode numbers x 576 bytes; stock: no error
+#           reported and no charge (under a tenth of that). Prints bytes per entry and
+#           the extrapolation to fs.wb_err_evicted_max (131072). Same boot, xfs (inode64,
+#           an 8 TiB sparse disk of 1024 AGs): KPORT_RECMEM_XFS_N files (default 1000),
+#           each in an AG of its own (xfsag: numbers above 2^32, 2^24 apart; checked)
 # Every KPTEST line the guest printed is echoed; the exit status says whether the
 # expectations for FLAVOUR held. KPORT_KERNEL_STOCK or KPORT_KERNEL_PATCHED (a bzImage path)
 # boots that image instead of vm/kernel-build.sh's build of the flavour. KPORT_VM_TIMEOUT:
@@ -64,7 +75,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -ge 2 ] || die "usage: $0 kunit|evict|mdfds|syncfs|review|evictrec|races|dirind|remount|evictread|fallockeep|dirsync|dirflag|dirplain stock|patched [--log FILE]"
+[ $# -ge 2 ] || die "usage: $0 kunit|evict|mdfds|syncfs|review|evictrec|races|dirind|remount|evictread|fallockeep|dirsync|dirflag|dirplain|recmem stock|patched [--log FILE]"
 case=$1 flavour=$2
 shift 2
 keep_log=
@@ -486,6 +497,94 @@ dirsync | dirflag | dirplain)
 			expect "fsck -fn of the image" "$frc" 0
 		fi
 	fi
+	;;
+recmem)
+	# Issue 31, item 6. The sparse files are made on the host (mkfs -d, about 20 s for
+	# 4096): the guest would need 64 N creates. The xfs disk is 8 TiB, sparse (about 73 MB
+	# on the host): 1024 AGs of 8 GiB, so an AG's inode numbers span 2^24 (1 KiB blocks,
+	# two 512-byte inodes a block) and the last AGs' numbers need 34 bits.
+	n=${KPORT_RECMEM_N:-4096} nx=${KPORT_RECMEM_XFS_N:-1000} bound=131072
+	python3 "$KP_DIR/tests/mkimages.py" --rec "$work/rec.img" "$n"
+	truncate -s 8T "$work/recx.img"
+	mkfs.xfs -q -f -K -b size=1024 -d agcount=1024 -l size=64m "$work/recx.img"
+	extra_disk=(--disk "$work/rec.img" --disk "$work/recx.img")
+	guest_run "recmem:/dev/vdb:$n" "recmem-xfs:/dev/vdc:$nx"
+	l=$(grep -a "^KPTEST recmem-slab " "$log" | tail -n 1)
+	[ -n "$l" ] || die "recmem: no result (setup failed?)"
+	for v in dense sparse xfsag; do
+		l=$(grep -a "^KPTEST recmem $v " "$log" | tail -n 1)
+		case "$l" in '' | *setup-failed*) echo "FAIL: recmem $v: no result (${l:-no line})"; fail=1; continue ;; esac
+		nn=$n
+		[ $v != xfsag ] || nn=$nx
+		expect "$v: setup wrote $nn files" "$(field "$l" files)" "$nn"
+		expect "$v: the setup's syncfs saw the errors" "$(field "$l" syncfs)" EIO
+		expect "$v: files that failed to open or fsync oddly" "$(field "$l" other)" 0
+		# the measured drop_caches is what evicted them (not reclaim before it, whose
+		# task and cgroup would have been charged instead): in memory before it
+		c0=$(field "$l" inodes_before_drop) c1=$(field "$l" inodes_after_drop)
+		expect "$v: the $nn inodes in memory before the measured drop_caches" \
+			"$([ "${c0:-0}" -ge "$nn" ] && echo yes || echo "no ($c0)")" yes
+		g=$(field "$l" min_gap)
+		case $v in
+		dense)
+			expect "dense: inode numbers consecutive" "$(field "$l" max_gap)" 1 ;;
+		sparse)
+			# the precondition: every entry alone in its leaf node
+			expect "sparse: inode numbers at least 64 apart" \
+				"$([ "${g:-0}" -ge 64 ] && echo yes || echo "no (smallest gap $g)")" yes
+			expect "sparse: leaf nodes (one an entry)" "$(field "$l" leaves)" "$nn" ;;
+		xfsag)
+			# numbers above 32 bits, each entry alone in its nodes of shift 0, 6 and 12
+			expect "xfsag: inode numbers above 2^32" \
+				"$([ "$(field "$l" ino_bits)" -gt 32 ] && echo yes || echo "no ($(field "$l" ino_max))")" yes
+			expect "xfsag: inode numbers at least 2^18 apart" \
+				"$([ "${g:-0}" -ge 262144 ] && echo yes || echo "no (smallest gap $g)")" yes ;;
+		esac
+		# ext2/ext4 free an evicted inode; xfs keeps it in its own cache, reclaimable
+		[ $v = xfsag ] || expect "$v: fewer than half of them left after it" \
+			"$([ "${c1:-$nn}" -lt $((nn / 2)) ] && echo yes || echo "no ($c1)")" yes
+		# bytes charged per entry, against the nodes the numbers need x 576 bytes; the
+		# same stride extrapolated to the bound, and the commit message's worst spreads
+		# (the bound's entries evenly over 2^32 and 2^64), at the charge measured per node
+		read -r verdict summary < <(python3 - "$l" "$nn" "$bound" "$flavour" <<'EOF'
+import sys
+kv = dict(w.split("=", 1) for w in sys.argv[1].split() if "=" in w)
+n, bound, flavour = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+nodes, charged = int(kv["xa_nodes"]), int(kv["charged"])
+rtn = int(kv["rtn_full"]) - int(kv["rtn_empty"])
+def xa_nodes(start, count, stride):
+    """nodes of an xarray holding count entries start, start + stride, ..."""
+    last, total, s = start + (count - 1) * stride, 0, 0
+    while True:
+        total += count if stride >= 64 << s else (last >> (s + 6)) - (start >> (s + 6)) + 1
+        if last >> (s + 6) == 0:
+            return total
+        s += 6
+stride = max(int(kv["min_gap"]), 1)
+at_bound = xa_nodes(int(kv["ino_min"]), bound, stride)
+worst32, worst64 = xa_nodes(0, bound, 2**32 // bound), xa_nodes(0, bound, 2**64 // bound)
+per_node = charged / nodes
+ratio = charged / (nodes * 576)
+ok = 0.95 <= ratio <= 1.15 if flavour == "patched" else charged < nodes * 576 / 10
+mib = lambda b: f"{b / 2**20:.2f}MiB"
+print("yes" if ok else "no", f"entries={n} xa_nodes={nodes} computed_bytes={nodes * 576}"
+      f" charged={charged} ratio={ratio:.3f} charged_per_entry={charged / n:.1f}"
+      f" charged_per_node={per_node:.1f} rtn_objs_freed_by_fsync={rtn}"
+      f" at_bound_stride{stride}: xa_nodes={at_bound} computed={mib(at_bound * 576)}"
+      f" charged~{mib(at_bound * per_node)}"
+      f" worst32: xa_nodes={worst32} computed={mib(worst32 * 576)} charged~{mib(worst32 * per_node)}"
+      f" worst64: xa_nodes={worst64} computed={mib(worst64 * 576)} charged~{mib(worst64 * per_node)}")
+EOF
+		) || true
+		echo "recmem $v: $summary"
+		if [ "$flavour" = patched ]; then
+			expect "$v: errors reported after the eviction" "$(field "$l" eio)" "$nn"
+			expect "$v: charge within -5%/+15% of the computed nodes x 576 bytes" "$verdict" yes
+		else
+			expect "$v: errors reported after the eviction (stock loses them)" "$(field "$l" eio)" 0
+			expect "$v: charge under a tenth of the computed nodes x 576 bytes (no record)" "$verdict" yes
+		fi
+	done
 	;;
 *) die "unknown case $case" ;;
 esac
