@@ -61,3 +61,104 @@ vm_kmake() {
 	nice -n "${VM_NICE:-10}" make -s -C "$(vm_src_dir "$flavour")" O="$(vm_build_dir "$flavour")" \
 		ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$(nproc)" "$@"
 }
+
+# --- firmware and accelerator, for every QEMU guest (vm/run.sh, difftest's qemu runner)
+
+# vm_firmware SMP: sets VM_FIRMWARE, QEMU's firmware arguments. qboot (in qemu-system-data)
+# writes an MP table listing every CPU; SeaBIOS's lists only the boot CPU, and without ACPI
+# (not in our config) the kernel would then run on one CPU (said when SMP > 1).
+vm_firmware() {
+	local qboot=/usr/share/qemu/qboot.rom
+	VM_FIRMWARE=()
+	if [ -f "$qboot" ]; then
+		VM_FIRMWARE=(-bios "$qboot")
+	elif [ "${1:-1}" -gt 1 ]; then
+		echo "vm: warning: no $qboot: SeaBIOS, the guest will see one CPU" >&2
+	fi
+}
+
+# The accelerator: KVM only where it has been seen to boot a kernel on this machine, else TCG.
+# /dev/kvm opening, or QEMU creating the vCPUs, is not enough: some hosts reject the host CPU's
+# IA32_ARCH_CAPABILITIES MSR (QEMU aborts at start), and on others the guest never gets past
+# the firmware ("Booting from ROM..." and nothing more). vm_accel_probe boots the kernel under
+# KVM, without an initramfs, to its first lines and the root-mount panic; the verdict is kept
+# per host boot (and QEMU version) in $VM_CACHE/accel/ (VM_ACCEL_PROBE=again probes again).
+# VM_ACCEL=tcg forces TCG, VM_ACCEL=kvm forces KVM. VM_TCG_THREAD=single|multi picks TCG's
+# threading (QEMU's default for this guest: multi, each vCPU on a host thread of its own):
+# single runs the vCPUs in turn on one host thread, more than twice the guest work per host CPU
+# second for difftest's random scripts, but two guest CPUs then never run at the same instant.
+# VM_KVM_DEV: the KVM device (default /dev/kvm).
+
+# vm_accel_probe BZIMAGE FIRMWARE...: 0 if the kernel boots under KVM; else 1, and
+# VM_ACCEL_WHY says what the probe saw
+vm_accel_probe() {
+	local bz=$1 out last
+	shift
+	out=$(mktemp "${TMPDIR:-/tmp}/liberrseq-accel.XXXXXX")
+	timeout -s KILL "${VM_ACCEL_PROBE_TIMEOUT:-30}" qemu-system-x86_64 -accel kvm -cpu host -M pc "$@" \
+		-m 256M -smp 1 -nodefaults -no-user-config -display none -no-reboot -serial stdio \
+		-kernel "$bz" -append "console=ttyS0 panic=-1" </dev/null >"$out" 2>&1
+	if grep -aq 'Linux version' "$out" && grep -aqE 'Kernel panic|Run /init|Freeing unused' "$out"; then
+		rm -f "$out"
+		return 0
+	fi
+	last=$(tr -d '\r' <"$out" | grep -a . | tail -n 1 | cut -c1-80)
+	VM_ACCEL_WHY="a probe boot under KVM printed $(grep -ac . "$out") lines in ${VM_ACCEL_PROBE_TIMEOUT:-30} s${last:+, the last: $last}"
+	rm -f "$out"
+	return 1
+}
+
+# vm_accel_verdict: the file that keeps this host boot's verdict ("kvm|tcg WHY")
+vm_accel_verdict() {
+	local boot_id
+	boot_id=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown)
+	echo "$VM_CACHE/accel/$(echo "$boot_id $(qemu-system-x86_64 --version | head -n 1)" | sha256sum | cut -c1-16)"
+}
+
+# vm_accel [--no-probe] BZIMAGE: decides the accelerator for a guest of BZIMAGE and sets
+# VM_ACCEL_USE (kvm or tcg), VM_ACCEL_WHY (why, for the log) and VM_ACCEL_ARGS (QEMU's
+# arguments: -accel tcg[,thread=T], or -accel kvm -cpu host). Without a verdict for this host
+# boot, the kernel is probed under KVM, with vm_firmware's firmware whoever asks (one verdict
+# for every guest: vm/run.sh's, difftest's qemu runner's); one probe at a time, the others
+# wait and read its verdict. --no-probe never boots: without a verdict, VM_ACCEL_USE is
+# "unprobed" and VM_ACCEL_ARGS TCG's.
+vm_accel() {
+	local probe=1 bz verdict a
+	[ "$1" != --no-probe ] || { probe=0; shift; }
+	bz=$1
+	VM_ACCEL_USE=tcg
+	VM_ACCEL_ARGS=(-accel "tcg${VM_TCG_THREAD:+,thread=$VM_TCG_THREAD}")
+	if [ "${VM_ACCEL:-}" = tcg ]; then
+		VM_ACCEL_WHY="VM_ACCEL=tcg"
+		return 0
+	elif [ "${VM_ACCEL:-}" = kvm ]; then
+		VM_ACCEL_USE=kvm VM_ACCEL_ARGS=(-accel kvm -cpu host) VM_ACCEL_WHY="VM_ACCEL=kvm"
+		return 0
+	fi
+	local dev=${VM_KVM_DEV:-/dev/kvm}
+	if [ ! -e "$dev" ] || ! { : <>"$dev"; } 2>/dev/null; then
+		VM_ACCEL_WHY="$dev cannot be opened"
+		return 0
+	fi
+	verdict=$(vm_accel_verdict)
+	if [ $probe = 0 ] && [ ! -s "$verdict" ]; then
+		VM_ACCEL_USE=unprobed
+		VM_ACCEL_WHY="$dev opens, no verdict for this host boot in $VM_CACHE/accel/ yet: the first boot probes KVM (up to ${VM_ACCEL_PROBE_TIMEOUT:-30} s), TCG unless the kernel boots there"
+		return 0
+	fi
+	[ $probe = 0 ] || mkdir -p "$VM_CACHE/accel"
+	[ $probe = 0 ] || (
+		flock 9 # one probe at a time; the others read its verdict
+		if [ "${VM_ACCEL_PROBE:-}" = again ] || [ ! -s "$verdict" ]; then
+			vm_firmware 1
+			if vm_accel_probe "$bz" "${VM_FIRMWARE[@]}"; then
+				echo "kvm the kernel booted under KVM ($(basename "$bz"), $(date -u +%FT%TZ))" >"$verdict.tmp"
+			else
+				echo "tcg $VM_ACCEL_WHY ($(date -u +%FT%TZ))" >"$verdict.tmp"
+			fi
+			mv -f "$verdict.tmp" "$verdict"
+		fi
+	) 9>"$VM_CACHE/accel/.lock"
+	read -r a VM_ACCEL_WHY <"$verdict"
+	[ "$a" != kvm ] || VM_ACCEL_USE=kvm VM_ACCEL_ARGS=(-accel kvm -cpu host)
+}

@@ -104,71 +104,14 @@ fi
 (cd "$work/cmd" && find . -mindepth 1 | cpio -o -H newc -R 0:0 --quiet) | gzip -n >"$work/cmd.cpio.gz"
 cat "$initrd" "$work/cmd.cpio.gz" >"$work/initrd.cpio.gz"
 
-# --- accelerator: KVM only where it has been seen to boot a kernel on this machine, else TCG.
-# /dev/kvm opening, or QEMU creating the vCPUs, is not enough: some hosts reject the host CPU's
-# IA32_ARCH_CAPABILITIES MSR (QEMU aborts at start), and on others the guest never gets past
-# the firmware ("Booting from ROM..." and nothing more). vm_accel_probe boots the kernel under
-# KVM, without an initramfs, to its first lines and the root-mount panic; the verdict is kept
-# per host boot in $VM_CACHE/accel/ (VM_ACCEL_PROBE=again probes again).
-# VM_ACCEL=tcg forces TCG, VM_ACCEL=kvm forces KVM. VM_TCG_THREAD=single|multi picks TCG's
-# threading (QEMU's default for this guest: multi, each vCPU on a host thread of its own):
-# single runs the vCPUs in turn on one host thread, more than twice the guest work per host CPU
-# second for difftest's random scripts, but two guest CPUs then never run at the same instant.
-accel_why=
-vm_accel_probe() { # vm_accel_probe BZIMAGE FIRMWARE...: 0 if the kernel boots under KVM
-	local bz=$1 out last
-	shift
-	out=$(mktemp "${TMPDIR:-/tmp}/liberrseq-accel.XXXXXX")
-	timeout -s KILL "${VM_ACCEL_PROBE_TIMEOUT:-30}" qemu-system-x86_64 -accel kvm -cpu host -M pc "$@" \
-		-m 256M -smp 1 -nodefaults -no-user-config -display none -no-reboot -serial stdio \
-		-kernel "$bz" -append "console=ttyS0 panic=-1" </dev/null >"$out" 2>&1
-	if grep -aq 'Linux version' "$out" && grep -aqE 'Kernel panic|Run /init|Freeing unused' "$out"; then
-		rm -f "$out"
-		return 0
-	fi
-	last=$(tr -d '\r' <"$out" | grep -a . | tail -n 1 | cut -c1-80)
-	accel_why="a probe boot under KVM printed $(grep -ac . "$out") lines in ${VM_ACCEL_PROBE_TIMEOUT:-30} s${last:+, the last: $last}"
-	rm -f "$out"
-	return 1
-}
-# qboot (in qemu-system-data) writes an MP table listing every CPU; SeaBIOS's lists only the
-# boot CPU, and without ACPI (not in our config) the kernel would then run on one CPU.
-firmware=()
-qboot=/usr/share/qemu/qboot.rom
-if [ -f "$qboot" ]; then
-	firmware=(-bios "$qboot")
-elif [ "$smp" -gt 1 ]; then
-	echo "vm/run.sh: warning: no $qboot: SeaBIOS, the guest will see one CPU" >&2
-fi
-
-accel=(-accel "tcg${VM_TCG_THREAD:+,thread=$VM_TCG_THREAD}")
-if [ "${VM_ACCEL:-}" = tcg ]; then
-	accel_why="VM_ACCEL=tcg"
-elif [ "${VM_ACCEL:-}" = kvm ]; then
-	accel=(-accel kvm -cpu host)
-	accel_why="VM_ACCEL=kvm"
-elif [ ! -e /dev/kvm ] || ! { exec 8<>/dev/kvm; } 2>/dev/null; then
-	accel_why="/dev/kvm cannot be opened"
-else
-	exec 8>&-
-	boot_id=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown)
-	verdict=$VM_CACHE/accel/$(echo "$boot_id $(qemu-system-x86_64 --version | head -n 1)" | sha256sum | cut -c1-16)
-	mkdir -p "$VM_CACHE/accel"
-	exec 8>"$VM_CACHE/accel/.lock"
-	flock 8 # one probe at a time; the others read its verdict
-	if [ "${VM_ACCEL_PROBE:-}" = again ] || [ ! -s "$verdict" ]; then
-		if vm_accel_probe "$bz" "${firmware[@]}"; then
-			echo "kvm the kernel booted under KVM ($(basename "$bz"), $(date -u +%FT%TZ))" >"$verdict.tmp"
-		else
-			echo "tcg $accel_why ($(date -u +%FT%TZ))" >"$verdict.tmp"
-		fi
-		mv -f "$verdict.tmp" "$verdict"
-	fi
-	exec 8>&-
-	read -r a accel_why <"$verdict"
-	[ "$a" != kvm ] || accel=(-accel kvm -cpu host)
-fi
-echo "vm/run.sh: accelerator ${accel[1]%%,*}: $accel_why" >&2
+# --- firmware and accelerator (vm/lib.sh: vm_firmware, vm_accel): qboot where installed; KVM
+# only where a kernel has been seen to boot under it on this machine (a probe boot, once per
+# host boot), else TCG. VM_ACCEL=tcg|kvm forces one, VM_ACCEL_PROBE=again probes again.
+vm_firmware "$smp"
+firmware=("${VM_FIRMWARE[@]}")
+vm_accel "$bz"
+accel=("${VM_ACCEL_ARGS[@]}")
+echo "vm/run.sh: accelerator $VM_ACCEL_USE: $VM_ACCEL_WHY" >&2
 
 qemu=(qemu-system-x86_64 "${accel[@]}" -M pc "${firmware[@]}" -m "$mem" -smp "$smp" -nodefaults -no-user-config
 	-display none -no-reboot -kernel "$bz" -initrd "$work/initrd.cpio.gz"
