@@ -43,7 +43,9 @@
 #   --build DIR         cmake build tree holding difftest/difftest and difftest/dtguest
 #                       (default: configure and build one under $LIBERRSEQ_CACHE/difftest)
 #   --timeout SEC       per guest boot (default: 2400)
-#   --runner R          run.sh (default: vm/run.sh) or qemu (QEMU directly; env DT_RUNNER)
+#   --runner R          run.sh (default: vm/run.sh) or qemu (QEMU directly; env DT_RUNNER);
+#                       both on KVM where a kernel was seen to boot under it on this machine,
+#                       else TCG (vm/lib.sh, vm_accel; VM_ACCEL=tcg|kvm forces one), said
 #   --guests G          guests booted at once per kernel, the scripts spread over them
 #                       (default: the number of CPUs, env DT_GUESTS); each has 2 vCPUs.
 #                       Under TCG the random scripts run on single-threaded TCG (2 vCPUs
@@ -56,8 +58,9 @@
 #   --merge D1,...,DN   no guest: merge the --out directories of the N shards of one
 #                       campaign into the report one run would have written (into --out;
 #                       exit status as the shards' worst)
-#   --dry-run           make and check the batches (in --out) and print what would run:
-#                       no module is built, no guest booted
+#   --dry-run           make and check the batches (in --out) and print what would run
+#                       (the runner, its accelerator, --runner qemu's command line): no
+#                       module is built, no guest booted (not even KVM's probe)
 # Exit: 0 when every kernel kept its own contract (with --bug: when divergences were
 # found), 1 otherwise, 2 on usage and setup errors.
 set -euo pipefail
@@ -437,6 +440,7 @@ if [ "$dry" = 1 ]; then
 	done
 	if [ -n "$custom_bz" ]; then
 		echo "kernel: $custom_bz (module built against $custom_kb), contract $contract"
+		bz=$custom_bz
 	else
 		for k in ${kernels//,/ }; do
 			dt_kernel_paths "$k"
@@ -444,7 +448,22 @@ if [ "$dry" = 1 ]; then
 			elif [ "$k" = stock ]; then c="stock and patched"
 			else c=patched; fi
 			echo "kernel: $k, Linux $KLINE, contract $c ($([ -f "$DT_BZIMAGE" ] && echo "built: $DT_BZIMAGE" || echo "not built yet: vm/kernel-build.sh $k"))"
+			bz=${bz:-$DT_BZIMAGE}
 		done
+	fi
+	# the runner and its accelerator, as the guests would get them (no probe boot here)
+	thr=single
+	[ "$split" = mt ] && thr=multi
+	VM_TCG_THREAD=$thr dt_qemu_cmd --no-probe "$bz" "$out/stage-K-1.initrd.gz" "$out/disks-K-1" \
+		"$out/console-K-1.log.live"
+	if [ "${DT_RUNNER:-run.sh}" = qemu ]; then
+		echo "runner: qemu (QEMU directly), accelerator $VM_ACCEL_USE: $VM_ACCEL_WHY"
+		# (a word with a character a shell would read is quoted)
+		echo "qemu command of guest 1:$(for a in "${DT_QEMU[@]}"; do
+			[[ "$a" =~ ^[][A-Za-z0-9_./:=,+@%-]+$ ]] && printf ' %s' "$a" || printf " '%s'" "$a"
+		done)"
+	else
+		echo "runner: vm/run.sh, accelerator $VM_ACCEL_USE: $VM_ACCEL_WHY"
 	fi
 	exit 0
 fi
@@ -495,7 +514,13 @@ guest_run() {
 	for ((g = 0; g <= guests; g++)); do
 		[ -s "$out/stage-$tag-$g/run.list" ] && used+=("$g")
 	done
-	progress "$ktag: booting ($tag, $total scripts, $tops ops, ${#used[@]} guest(s) at once$([ "$split" = mt ] || echo ", random scripts on single-threaded TCG"))"
+	# the accelerator, said once per kernel: vm/run.sh's decision (vm/lib.sh, vm_accel), which
+	# both runners follow; a probe boot, if this host boot has no verdict yet, happens here
+	vm_accel "$bz"
+	local acc=$VM_ACCEL_USE
+	[ "$acc" = kvm ] || [ "$split" = mt ] || acc="tcg (random scripts single-threaded)"
+	progress "$ktag: booting ($tag, $total scripts, $tops ops, ${#used[@]} guest(s) at once; runner ${DT_RUNNER:-run.sh}, accelerator $acc: $VM_ACCEL_WHY)"
+	export VM_ACCEL_PROBE= # probed (again) once: the guests read the verdict
 	local t_boot
 	t_boot=$(date +%s)
 	(

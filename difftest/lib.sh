@@ -53,14 +53,39 @@ dt_fs_dev() {
 	esac
 }
 
+# dt_qemu_cmd [--no-probe] BZIMAGE INITRD DISKDIR CONSOLE: sets DT_QEMU, the command
+# DT_RUNNER=qemu boots a guest with (q35, SeaBIOS, 2 vCPUs, 1 GiB, the disks of dt_boot,
+# the serial console into CONSOLE), and DT_ACCEL_LINE, the line that says its accelerator
+# and why. The accelerator is vm/run.sh's (vm/lib.sh, vm_accel): KVM where a kernel was
+# seen to boot under it on this machine (a probe boot, once per host boot), else TCG
+# (VM_TCG_THREAD: its threading); VM_ACCEL=tcg|kvm forces one. --no-probe: never boot
+# to decide (campaign.sh --dry-run).
+dt_qemu_cmd() {
+	local probe=()
+	[ "$1" != --no-probe ] || { probe=(--no-probe); shift; }
+	local bz=$1 initrd=$2 disks=$3 console=$4 d
+	[ -n "${VM_DIR:-}" ] || . "$DT_DIR/../vm/lib.sh"
+	vm_accel "${probe[@]}" "$bz"
+	DT_ACCEL_LINE="difftest: accelerator $VM_ACCEL_USE: $VM_ACCEL_WHY"
+	DT_QEMU=(qemu-system-x86_64 -machine q35 "${VM_ACCEL_ARGS[@]}")
+	[ "$VM_ACCEL_USE" = kvm ] || DT_QEMU+=(-cpu max)
+	DT_QEMU+=(-smp 2 -m 1024 -nographic -no-reboot -nodefaults -kernel "$bz" -initrd "$initrd"
+		-append "console=ttyS0 panic=-1 oops=panic printk.time=1 rdinit=/init")
+	for d in ext2 ext4 vfat exfat xfs btrfs raw; do
+		DT_QEMU+=(-drive "file=$disks/$d.img,if=virtio,format=raw,cache=unsafe")
+	done
+	DT_QEMU+=(-serial "file:$console")
+}
+
 # dt_boot BZIMAGE STAGEDIR DISKDIR CONSOLELOG TIMEOUT
 # Boots with ext2.img, ext4.img, vfat.img, exfat.img, xfs.img, btrfs.img, raw.img as
 # /dev/vda..vdg (dtguest's --raw default is /dev/vdg), STAGEDIR (dtguest,
 # errseq_inject.ko, run.list, batches) as /dt, running guest/run-batches.sh. The guest's
 # result lines ("DT ...") end up in CONSOLELOG (CONSOLELOG.live while it runs).
 # DT_RUNNER=run.sh (default): through vm/run.sh, whose status is returned (121: kernel
-# splat, 122: no status, 123: timeout). DT_RUNNER=qemu: QEMU directly (q35, TCG), with
-# the initramfs of vm/mkinitramfs.sh, for when vm/run.sh is unusable.
+# splat, 122: no status, 123: timeout, 124: hang). DT_RUNNER=qemu: QEMU directly
+# (dt_qemu_cmd: q35, KVM or TCG as vm/run.sh decides, the accelerator said in
+# CONSOLELOG.err), with the initramfs of vm/mkinitramfs.sh, for when vm/run.sh is unusable.
 dt_boot() {
 	local bz=$1 stage=$2 disks=$3 log=$4 tmo=${5:-2400} rc=0
 	cp "$DT_DIR/guest/run-batches.sh" "$stage/cmd"
@@ -70,18 +95,9 @@ dt_boot() {
 		"$DT_DIR/../vm/mkinitramfs.sh" -o "$stage.initrd.gz" --add "$stage:/dt" \
 			--add "$stage/cmd:/etc/liberrseq/cmd" --add "$stage/cmd-text:/etc/liberrseq/cmd-text" \
 			2>"$log.err" || return 1
-		nice -n 5 timeout -s KILL "$tmo" qemu-system-x86_64 -machine q35 -accel "tcg${VM_TCG_THREAD:+,thread=$VM_TCG_THREAD}" -cpu max \
-			-smp 2 -m 1024 -nographic -no-reboot -nodefaults -kernel "$bz" \
-			-initrd "$stage.initrd.gz" \
-			-append "console=ttyS0 panic=-1 oops=panic printk.time=1 rdinit=/init" \
-			-drive file="$disks/ext2.img",if=virtio,format=raw,cache=unsafe \
-			-drive file="$disks/ext4.img",if=virtio,format=raw,cache=unsafe \
-			-drive file="$disks/vfat.img",if=virtio,format=raw,cache=unsafe \
-			-drive file="$disks/exfat.img",if=virtio,format=raw,cache=unsafe \
-			-drive file="$disks/xfs.img",if=virtio,format=raw,cache=unsafe \
-			-drive file="$disks/btrfs.img",if=virtio,format=raw,cache=unsafe \
-			-drive file="$disks/raw.img",if=virtio,format=raw,cache=unsafe \
-			-serial file:"$log.live" </dev/null >/dev/null 2>>"$log.err" || rc=$?
+		dt_qemu_cmd "$bz" "$stage.initrd.gz" "$disks" "$log.live"
+		echo "$DT_ACCEL_LINE" >>"$log.err"
+		nice -n 5 timeout -s KILL "$tmo" "${DT_QEMU[@]}" </dev/null >/dev/null 2>>"$log.err" || rc=$?
 		rm -f "$stage.initrd.gz"
 		tr -d '\r' <"$log.live" >"$log"
 	else

@@ -13,7 +13,7 @@ C=$here/../campaign.sh
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 export LIBERRSEQ_CACHE=$t/cache
-unset DT_RUNNER DT_GUESTS
+unset DT_RUNNER DT_GUESTS VM_ACCEL VM_ACCEL_PROBE VM_TCG_THREAD VM_KVM_DEV
 last=
 
 fail() {
@@ -178,6 +178,45 @@ kconfig-preflight)
 	grep '^CONFIG_' "$here/../guest.config" >"$t/kb/.config"
 	run 0 "${k[@]}"
 	lacks err 'warning'
+	;;
+accel)
+	# the qemu runner's command line and accelerator: vm/run.sh's decision (vm/lib.sh,
+	# vm_accel), said; forced by VM_ACCEL, from a faked verdict of this host boot, or none
+	# yet (a dry run never probes). VM_KVM_DEV: a file that opens, or none.
+	d=(--dry-run --fs ext2 --ops 30 --no-scenarios --build "$build" --out "$t/o")
+	q='^qemu command of guest 1: qemu-system-x86_64 -machine q35 '
+	tail=" -smp 2 -m 1024 -nographic -no-reboot -nodefaults -kernel [^ ]*/bzImage -initrd $t/o/stage-K-1\.initrd\.gz -append 'console=ttyS0 panic=-1 oops=panic printk\.time=1 rdinit=/init' -drive file=$t/o/disks-K-1/ext2\.img,if=virtio,format=raw,cache=unsafe( -drive [^ ]*){5} -drive file=$t/o/disks-K-1/raw\.img,if=virtio,format=raw,cache=unsafe -serial file:$t/o/console-K-1\.log\.live\$"
+	VM_ACCEL=tcg run 0 "${d[@]}" --runner qemu
+	has out '^runner: qemu \(QEMU directly\), accelerator tcg: VM_ACCEL=tcg$'
+	has out "$q-accel tcg,thread=single -cpu max$tail"
+	VM_ACCEL=tcg run 0 "${d[@]}" --runner qemu --mttcg-all
+	has out "$q-accel tcg,thread=multi -cpu max "
+	VM_ACCEL=kvm run 0 "${d[@]}" --runner qemu
+	has out '^runner: qemu \(QEMU directly\), accelerator kvm: VM_ACCEL=kvm$'
+	has out "$q-accel kvm -cpu host$tail"
+	lacks out '-cpu max|tcg'
+	VM_KVM_DEV=$t/no-kvm run 0 "${d[@]}" --runner qemu
+	has out "^runner: qemu \(QEMU directly\), accelerator tcg: $t/no-kvm cannot be opened\$"
+	has out "$q-accel tcg,thread=single -cpu max "
+	# /dev/kvm opens: the verdict of this host boot decides; none yet: said, not probed
+	: >"$t/kvm"
+	export VM_KVM_DEV=$t/kvm
+	run 0 "${d[@]}" --runner qemu
+	has out "^runner: qemu \(QEMU directly\), accelerator unprobed: $t/kvm opens, no verdict for this host boot in $LIBERRSEQ_CACHE/vm/accel/ yet: the first boot probes KVM"
+	[ ! -e "$LIBERRSEQ_CACHE" ] || fail "the dry run wrote to LIBERRSEQ_CACHE: $(ls -R "$LIBERRSEQ_CACHE")"
+	verdict=$(. "$here/../../vm/lib.sh" && vm_accel_verdict)
+	mkdir -p "$(dirname "$verdict")"
+	echo "kvm the kernel booted under KVM (bzImage, faked)" >"$verdict"
+	run 0 "${d[@]}" --runner qemu
+	has out '^runner: qemu \(QEMU directly\), accelerator kvm: the kernel booted under KVM \(bzImage, faked\)$'
+	has out "$q-accel kvm -cpu host$tail"
+	run 0 "${d[@]}"
+	has out '^runner: vm/run\.sh, accelerator kvm: the kernel booted under KVM \(bzImage, faked\)$'
+	lacks out '^qemu command'
+	echo "tcg a probe boot under KVM printed 0 lines in 30 s (faked)" >"$verdict"
+	run 0 "${d[@]}" --runner qemu
+	has out '^runner: qemu \(QEMU directly\), accelerator tcg: a probe boot under KVM printed 0 lines in 30 s \(faked\)$'
+	has out "$q-accel tcg,thread=single -cpu max$tail"
 	;;
 *)
 	echo "campaign-args.sh: unknown case '$case_'" >&2
