@@ -39,9 +39,11 @@
 #                       then must find divergences (shows the checker bites)
 #   --out DIR           default: $LIBERRSEQ_CACHE/difftest/campaign
 #   --report FILE       Markdown report (default: OUT/report.md)
-#   --save-cases        copy minimal divergent scripts to difftest/cases/ (default unless --ci)
+#   --save-cases        copy minimal divergent scripts to difftest/cases/ (default unless --ci;
+#                       installed: to OUT/cases/)
 #   --build DIR         cmake build tree holding difftest/difftest and difftest/dtguest
-#                       (default: configure and build one under $LIBERRSEQ_CACHE/difftest)
+#                       (default: configure and build one under $LIBERRSEQ_CACHE/difftest;
+#                       installed (cmake --install): the installed difftest and dtguest)
 #   --timeout SEC       per guest boot (default: 2400)
 #   --runner R          run.sh (default: vm/run.sh) or qemu (QEMU directly; env DT_RUNNER);
 #                       both on KVM where a kernel was seen to boot under it on this machine,
@@ -118,6 +120,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+# minimal cases: into the checkout's difftest/cases/ (regression cases); installed, under --out
 [ "$save" = -1 ] && save=$((1 - ci))
 [[ "$guests" =~ ^[1-9][0-9]*$ ]] || die "--guests $guests: want a whole number >= 1"
 for v in "--ops $ops" "--seed $seed" "--shrink-max $shrinkmax" "--shrink-rounds $rounds"; do
@@ -162,6 +165,8 @@ if [ -n "$merge" ]; then
 fi
 out=${out:-$DT_CACHE/campaign}
 report=${report:-$out/report.md}
+cases_dir=$DT_DIR/cases
+[ -z "$DT_INSTALLED" ] || cases_dir=$out/cases
 mkdir -p "$out"
 rm -f "$out"/rows.tsv "$out"/div-* "$out"/compare-* "$out"/cases-*.dt "$out"/campaign.info "$out"/speed.tsv "$out"/wall.tsv
 t_start=$(date +%s)
@@ -328,16 +333,22 @@ if [ -n "$merge" ]; then
 	exit $status
 fi
 
-# --- host tools
-if [ -z "$build" ]; then
+# --- host tools: --build's; installed, the installed ones; else built from this checkout
+if [ -n "$build" ]; then
+	DT=$build/difftest/difftest GUEST=$build/difftest/dtguest
+elif [ -n "$DT_INSTALLED" ]; then
+	DT=$DT_INSTALLED_TOOL GUEST=$DT_INSTALLED_GUEST
+else
 	build=$(build_dir difftest/build)
 	progress "building host tools in $build"
 	cmake -S "$LIBERRSEQ_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	nice cmake --build "$build" -j"$(nproc)" --target difftest dtguest >/dev/null
+	DT=$build/difftest/difftest GUEST=$build/difftest/dtguest
 fi
-DT=$build/difftest/difftest
-GUEST=$build/difftest/dtguest
-[ -x "$DT" ] && [ -x "$GUEST" ] || die "no $DT or $GUEST (build the difftest and dtguest targets)"
+[ -x "$DT" ] && [ -x "$GUEST" ] || die "no $DT or $GUEST ($([ -n "$build" ] && echo "build the difftest and dtguest targets" || echo "the install is incomplete: cmake --install again"))"
+# the pieces the guests need, all there before anything is made
+missing=$(dt_missing_pieces | tr '\n' ' ')
+[ -z "$missing" ] || die "missing in $(cd "$DT_DIR/.." && pwd): ${missing% }$([ -z "$DT_INSTALLED" ] || echo " (the install is incomplete: cmake --install again)")"
 
 # --kernel: the model follows the kernel's line (linux=): --kbuild's kernel.release unless
 # --contract names one. The contract is checked here, once; a version the model has no
@@ -432,6 +443,7 @@ progress "batches: ${#fss[@]} filesystem mode(s), $([ -n "$scriptlist" ] && echo
 # --dry-run: what would run, and nothing more
 if [ "$dry" = 1 ]; then
 	echo "dry run: nothing built or booted; the batches are in $out"
+	echo "tools: $DT, $GUEST$([ -z "$DT_INSTALLED" ] || echo " (installed)")"
 	for fs in "${fss[@]}"; do
 		b=$out/batch-$fs.dt
 		# ops as compare counts them: a par line is two
@@ -447,7 +459,7 @@ if [ "$dry" = 1 ]; then
 			if [ -n "$contract" ]; then c=$contract
 			elif [ "$k" = stock ]; then c="stock and patched"
 			else c=patched; fi
-			echo "kernel: $k, Linux $KLINE, contract $c ($([ -f "$DT_BZIMAGE" ] && echo "built: $DT_BZIMAGE" || echo "not built yet: vm/kernel-build.sh $k"))"
+			echo "kernel: $k, Linux $KLINE, contract $c ($([ -f "$DT_BZIMAGE" ] && echo "built: $DT_BZIMAGE" || echo "not built yet: vm/kernel-build.sh $k$([ -z "$DT_INSTALLED" ] || echo ", in a liberrseq checkout")"))"
 			bz=${bz:-$DT_BZIMAGE}
 		done
 	fi
@@ -604,7 +616,7 @@ for k in "${klist[@]}"; do
 	else
 		dt_kernel_paths "$k"
 		bz=$DT_BZIMAGE kb=$DT_KBUILD
-		[ -f "$bz" ] || die "no $k kernel at $bz (build it: vm/kernel-build.sh $k)"
+		[ -f "$bz" ] || die "no $k kernel at $bz (build it: vm/kernel-build.sh $k$([ -z "$DT_INSTALLED" ] || echo ", in a liberrseq checkout"))"
 		if [ -n "$contract" ]; then contracts=("$contract")
 		elif [ "$k" = stock ]; then contracts=(stock patched)
 		else contracts=(patched); fi
@@ -682,11 +694,11 @@ done
 
 # --- save minimal cases
 if [ "$save" = 1 ] && [ -z "$bug" ]; then
-	mkdir -p "$DT_DIR/cases"
+	mkdir -p "$cases_dir"
 	for f in "$out"/cases-*.dt; do
 		[ -s "$f" ] || continue
 		base=$(basename "$f" .dt)
-		cp "$f" "$DT_DIR/cases/${base#cases-}.dt"
+		cp "$f" "$cases_dir/${base#cases-}.dt"
 	done
 fi
 

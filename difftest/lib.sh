@@ -3,6 +3,32 @@
 DT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$DT_DIR/../scripts/lib.sh"
 DT_CACHE=$LIBERRSEQ_CACHE/difftest
+# Installed (cmake --install, difftest/install.cmake): DT_INSTALLED=1, and the installed
+# host tool and guest program (DT_INSTALLED_TOOL, DT_INSTALLED_GUEST)
+DT_INSTALLED=
+# shellcheck source=/dev/null
+if [ -f "$DT_DIR/installed.sh" ]; then
+	. "$DT_DIR/installed.sh"
+	DT_INSTALLED_TOOL=$(realpath -m "$DT_INSTALLED_TOOL")
+	DT_INSTALLED_GUEST=$(realpath -m "$DT_INSTALLED_GUEST")
+fi
+
+# dt_missing_pieces: prints each file a campaign's guest boots need (besides the host tool and
+# the guest program) that is not there, as a path under DT_DIR/.. (difftest/..., vm/...,
+# scripts/...): the guest command, the injection
+# module's source, the scenarios, the config check, vm/'s runner and initramfs (with the guest
+# programs' sources), scripts/deps.sh and vm/'s package list. The same in a checkout and
+# installed (difftest/install.cmake installs them all).
+dt_missing_pieces() {
+	local f
+	for f in guest/run-batches.sh kmod/build.sh kmod/Kbuild kmod/errseq_inject.c \
+		scenarios/meta.dt kconfig-check.sh guest.config ../vm/run.sh ../vm/mkinitramfs.sh \
+		../vm/lib.sh ../vm/kernel-line.sh ../vm/kernel.env ../vm/guest/init \
+		../vm/guest/fsync-ok.c ../vm/guest/dm-eio.c ../scripts/deps.sh ../scripts/lib.sh \
+		../scripts/packages/vm.txt; do
+		[ -f "$DT_DIR/$f" ] || { [ "${f#../}" != "$f" ] && echo "${f#../}" || echo "difftest/$f"; }
+	done
+}
 
 # dt_kernel_paths FLAVOUR -> sets DT_BZIMAGE DT_KBUILD (from vm/'s layout)
 dt_kernel_paths() {
