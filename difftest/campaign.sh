@@ -172,8 +172,18 @@ rm -f "$out"/rows.tsv "$out"/div-* "$out"/compare-* "$out"/cases-*.dt "$out"/cam
 t_start=$(date +%s)
 progress() { printf '[difftest %4ss] %s\n' $(($(date +%s) - t_start)) "$*" >&2; }
 
-# write_report WALLTEXT: $report from $out/rows.tsv and the divergent scripts in $out
+# write_report WALLTEXT: $report from $out/rows.tsv and the divergent scripts in $out; its
+# chart (chart.gp: ops, divergent, attributed and unexplained scripts per row of the first
+# table) next to it, REPORT-chart-LINE.svg from REPORT-chart-LINE.dat (LINE: the kernel
+# line, so that reports of several lines can share a directory), linked from the report;
+# without gnuplot (DT_GNUPLOT: the one to use), the report says it was not drawn
 write_report() {
+	local cbase cdir cdat csvg gp=${DT_GNUPLOT:-gnuplot}
+	cbase=$(basename "${report%.md}")-chart-$KLINE
+	cdir=$(dirname "$report")
+	cdat=$cdir/$cbase.dat csvg=$cdir/$cbase.svg
+	mkdir -p "$cdir"
+	rm -f "$cdat" "$csvg"
 	{
 		echo "# difftest report: Linux $KLINE"
 		echo
@@ -183,7 +193,7 @@ write_report() {
 		echo "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 		# the one table first: per kernel, mode and contract (attributed: explained by
 		# contract switches; unexplained: by none); ops/s of the guest on the batch
-		awk -F'\t' '
+		awk -F'\t' -v dat="$cdat" '
 		FILENAME ~ /speed.tsv$/ { o[$1 "\t" $2] += $3; t[$1 "\t" $2] += $4; next }
 		{ key = $1 "\t" $2 "\t" $3; if (!(key in ops)) keys[++nk] = key
 		  ops[key] += $5; sc[key] += $6; dv[key] += $7
@@ -195,8 +205,25 @@ write_report() {
 				r = (km in t) && t[km] > 0 ? sprintf("%.1f", o[km] / t[km]) : "-"
 				printf "| %s | %s | %s | %d | %d | %d | %d | %d | %s |\n", p[1], p[2], c,
 					ops[k], sc[k], dv[k], dv[k] - un[k], un[k], r
+				if (i == 1) print "# mode kernel/contract, ops, scripts, divergent, attributed, unexplained" > dat
+				printf "\"%s %s/%s\" %d %d %d %d %d\n", p[2], p[1], c, ops[k], sc[k], dv[k], dv[k] - un[k], un[k] > dat
 			}
 		}' $([ -s "$out/speed.tsv" ] && echo "$out/speed.tsv") "$out/rows.tsv"
+		echo
+		# the chart of that table
+		if [ ! -s "$cdat" ]; then
+			echo "Chart: none (no rows)."
+		elif ! command -v "$gp" >/dev/null 2>&1; then
+			echo "Chart: not drawn: gnuplot is not installed (Debian: gnuplot-nox); its data: [$cbase.dat]($cbase.dat)."
+			echo "campaign.sh: warning: no chart in the report: gnuplot is not installed (Debian: gnuplot-nox)" >&2
+		elif "$gp" -e "dat='${cdat//\'/\'\'}'; out='${csvg//\'/\'\'}'; ttl='difftest: Linux ${KLINE//\'/\'\'}'" \
+			"$DT_DIR/chart.gp" 2>"$cdat.err" && [ -s "$csvg" ]; then
+			echo "![ops and divergent scripts (attributed, unexplained) per filesystem mode, kernel and contract]($cbase.svg)"
+		else
+			echo "Chart: not drawn: gnuplot failed: $(grep -m1 . "$cdat.err" || echo "no $csvg"); its data: [$cbase.dat]($cbase.dat)."
+			echo "campaign.sh: warning: no chart in the report: gnuplot failed (its messages: $cdat.err)" >&2
+		fi
+		[ ! -s "$csvg" ] || rm -f "$cdat.err"
 		echo
 		# the campaign's own speed: ops over the wall time of the guest runs (boots
 		# included; guests run at once), per kernel (summed over a merge's shards)
@@ -275,6 +302,7 @@ write_report() {
 	sed -n '/^| kernel | filesystem mode/,/^$/p' "$report"
 	sed -n '/^## kernel/,/^## Divergences/p' "$report" | grep -v '^## Divergences'
 	echo "report: $report"
+	[ ! -s "$csvg" ] || echo "chart: $csvg"
 }
 
 # info KEY FILE: a value of a shard's campaign.info

@@ -6,7 +6,7 @@
 #   libexec/liberrseq/dtguest             the static guest program
 #   share/liberrseq/difftest/             campaign.sh, lib.sh, scenarios/, guest/run-batches.sh,
 #                                         kmod/ (the injection module's source), guest.config,
-#                                         kconfig-check.sh, README.md, installed.sh
+#                                         kconfig-check.sh, chart.gp, README.md, installed.sh
 #   share/liberrseq/vm/                   run.sh, mkinitramfs.sh, lib.sh, the kernel lines' .env
 #                                         files, guest/ (init and the guest programs' sources),
 #                                         config/base.config
@@ -65,7 +65,7 @@ set(_dt_top ${PROJECT_SOURCE_DIR})
 # difftest/
 install(PROGRAMS ${_dt_src}/campaign.sh ${_dt_src}/kconfig-check.sh
   DESTINATION ${_dt_data}/difftest COMPONENT difftest)
-install(FILES ${_dt_src}/lib.sh ${_dt_src}/guest.config ${_dt_src}/README.md
+install(FILES ${_dt_src}/lib.sh ${_dt_src}/guest.config ${_dt_src}/chart.gp ${_dt_src}/README.md
   ${CMAKE_CURRENT_BINARY_DIR}/installed.sh
   DESTINATION ${_dt_data}/difftest COMPONENT difftest)
 install(DIRECTORY ${_dt_src}/scenarios/ DESTINATION ${_dt_data}/difftest/scenarios

@@ -13,17 +13,17 @@ if [ -f "$DT_DIR/installed.sh" ]; then
 	DT_INSTALLED_GUEST=$(realpath -m "$DT_INSTALLED_GUEST")
 fi
 
-# dt_missing_pieces: prints each file a campaign's guest boots need (besides the host tool and
-# the guest program) that is not there, as a path under DT_DIR/.. (difftest/..., vm/...,
-# scripts/...): the guest command, the injection
-# module's source, the scenarios, the config check, vm/'s runner and initramfs (with the guest
-# programs' sources), scripts/deps.sh and vm/'s package list. The same in a checkout and
-# installed (difftest/install.cmake installs them all).
+# dt_missing_pieces: prints each file a campaign needs (besides the host tool and the guest
+# program) that is not there, as a path under DT_DIR/.. (difftest/..., vm/..., scripts/...):
+# the guest command, the injection module's source, the scenarios, the config check, the
+# report's chart, vm/'s runner and initramfs (with the guest programs' sources),
+# scripts/deps.sh and vm/'s package list. The same in a checkout and installed
+# (difftest/install.cmake installs them all).
 dt_missing_pieces() {
 	local f
 	for f in guest/run-batches.sh kmod/build.sh kmod/Kbuild kmod/errseq_inject.c \
-		scenarios/meta.dt kconfig-check.sh guest.config ../vm/run.sh ../vm/mkinitramfs.sh \
-		../vm/lib.sh ../vm/kernel-line.sh ../vm/kernel.env ../vm/guest/init \
+		scenarios/meta.dt kconfig-check.sh guest.config chart.gp ../vm/run.sh \
+		../vm/mkinitramfs.sh ../vm/lib.sh ../vm/kernel-line.sh ../vm/kernel.env ../vm/guest/init \
 		../vm/guest/fsync-ok.c ../vm/guest/dm-eio.c ../scripts/deps.sh ../scripts/lib.sh \
 		../scripts/packages/vm.txt; do
 		[ -f "$DT_DIR/$f" ] || { [ "${f#../}" != "$f" ] && echo "${f#../}" || echo "difftest/$f"; }

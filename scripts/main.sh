@@ -75,6 +75,8 @@ for line in $KERNEL_LINES; do
 	r=$LIBERRSEQ_CACHE/difftest/campaign-$line/report.md
 	if [ $first -eq 0 ] && [ -f "$r" ]; then
 		{ echo; sed 's/^#/##/' "$r"; } >>"$report"
+		# its chart (report-chart-LINE.svg, linked by name) next to the one report
+		cp "$(dirname "$r")"/report-chart-"$line".* "$(dirname "$report")/" 2>/dev/null || true
 	elif [ $first -eq 0 ]; then
 		echo "No difftest report for Linux $line (campaign exit $dt_rc)." >>"$report"
 	fi

@@ -105,6 +105,68 @@ merge-wall)
 	grep -qx 'Wall time: 2 shards, the longest 25 s, 40 s in all\.' "$t/m/report.md" ||
 		fail "report.md: $(grep '^Wall time' "$t/m/report.md")"
 	;;
+chart | chart-no-gnuplot)
+	# the report's chart, on the merge of two made-up shards (as merge-wall): stock and
+	# patched 6.1 on ext2 and tmpfs, stock held to stock and patched, divergent scripts
+	# attributed and unexplained. chart: gnuplot draws REPORT-chart-LINE.svg next to the
+	# report (--report elsewhere: next to that), from REPORT-chart-LINE.dat, the first
+	# table's rows; the report links it. chart-no-gnuplot: without gnuplot (DT_GNUPLOT: none,
+	# or one that fails) the report says so, and the merge's exit status is the shards' (0).
+	for i in 1 2; do
+		mkdir -p "$t/s$i"
+		printf '%s\n' seed=1 ops=60 per=30 fs=ext2,tmpfs kernels=stock,patched line=6.1 contract= \
+			scenarios=1 bug= shard=$i shards=2 wall=$((i * 10 + 5)) status=0 >"$t/s$i/campaign.info"
+		{
+			printf 'stock\text2\tstock\trandom\t30\t1\t0\t0\tmd_cursor:0,several_switches:0,unexplained:0\n'
+			printf 'stock\text2\tpatched\trandom\t30\t1\t1\t0\tmd_cursor:1,several_switches:0,unexplained:0\n'
+			printf 'stock\ttmpfs\tstock\trandom\t25\t1\t0\t0\tmd_cursor:0,several_switches:0,unexplained:0\n'
+			printf 'stock\ttmpfs\tpatched\trandom\t25\t1\t1\t0\tmd_cursor:0,several_switches:0,unexplained:1\n'
+			printf 'patched\text2\tpatched\trandom\t30\t1\t0\t0\tmd_cursor:0,several_switches:0,unexplained:0\n'
+			printf 'patched\ttmpfs\tpatched\trandom\t25\t1\t%d\t0\tmd_cursor:0,several_switches:0,unexplained:%d\n' $((i - 1)) $((i - 1))
+		} >"$t/s$i/rows.tsv"
+	done
+	line='[0-9]+\.[0-9]+'
+	if [ "$case_" = chart ]; then
+		command -v gnuplot >/dev/null || { echo "SKIP: gnuplot is not installed (Debian: gnuplot-nox; scripts/deps.sh difftest)"; exit 77; }
+		run 0 --merge "$t/s1,$t/s2" --out "$t/m"
+		has out '^report: '"$t/m/report\.md\$"
+		has out "^chart: $t/m/report-chart-$line\\.svg\$"
+		svg=$(ls "$t"/m/report-chart-*.svg)
+		[ -s "$svg" ] || fail "$svg is empty"
+		head -c 600 "$svg" | grep -q '<svg' || fail "$svg is not SVG: $(head -c 200 "$svg")"
+		for l in "ext2 stock/stock" "ext2 stock/patched" "tmpfs stock/patched" "tmpfs patched/patched" attributed unexplained "difftest: Linux "; do
+			grep -qF ">$l" "$svg" || fail "$svg has no text '$l'"
+		done
+		grep -qx "!\[ops and divergent scripts (attributed, unexplained) per filesystem mode, kernel and contract\]($(basename "$svg"))" \
+			"$t/m/report.md" || fail "report.md does not link $(basename "$svg"): $(grep -i chart "$t/m/report.md")"
+		# its data: the first table's rows (ops, scripts, divergent, attributed, unexplained)
+		printf '%s\n' '"ext2 stock/stock" 60 2 0 0 0' '"ext2 stock/patched" 60 2 2 2 0' \
+			'"tmpfs stock/stock" 50 2 0 0 0' '"tmpfs stock/patched" 50 2 2 0 2' \
+			'"ext2 patched/patched" 60 2 0 0 0' '"tmpfs patched/patched" 50 2 1 0 1' >"$t/want"
+		grep -v '^#' "${svg%.svg}.dat" | cmp -s - "$t/want" || fail "$(basename "${svg%.svg}.dat"): $(cat "${svg%.svg}.dat")"
+		grep -q '^| patched | tmpfs | patched | 50 | 2 | 1 | 0 | 1 | - |$' "$t/m/report.md" || fail "report.md's table"
+		# --report elsewhere: the chart next to it
+		run 0 --merge "$t/s1,$t/s2" --out "$t/m2" --report "$t/r/mine.md"
+		ls "$t"/r/mine-chart-*.svg >/dev/null 2>&1 || fail "no $t/r/mine-chart-LINE.svg: $(ls "$t/r")"
+		grep -qE "^!\[.*\]\(mine-chart-$line\\.svg\)\$" "$t/r/mine.md" || fail "mine.md does not link its chart"
+		[ ! -e "$t/m2/report.md" ] || fail "a report in --out with --report elsewhere"
+	else
+		DT_GNUPLOT=$t/no-gnuplot run 0 --merge "$t/s1,$t/s2" --out "$t/m"
+		has err '^campaign\.sh: warning: no chart in the report: gnuplot is not installed \(Debian: gnuplot-nox\)$'
+		grep -qE "^Chart: not drawn: gnuplot is not installed \\(Debian: gnuplot-nox\\); its data: \\[report-chart-$line\\.dat\\]\\(report-chart-$line\\.dat\\)\\.\$" \
+			"$t/m/report.md" || fail "report.md does not say the chart was not drawn"
+		! ls "$t"/m/*.svg >/dev/null 2>&1 || fail "a chart without gnuplot"
+		ls "$t"/m/report-chart-*.dat >/dev/null 2>&1 || fail "no chart data"
+		lacks out '^chart: '
+		# a gnuplot that fails: said, with its first message
+		printf '#!/bin/sh\necho "line 1: stand-in gnuplot refuses" >&2\nexit 1\n' >"$t/bad-gnuplot"
+		chmod +x "$t/bad-gnuplot"
+		DT_GNUPLOT=$t/bad-gnuplot run 0 --merge "$t/s1,$t/s2" --out "$t/m"
+		has err '^campaign\.sh: warning: no chart in the report: gnuplot failed \(its messages: .*report-chart-.*\.dat\.err\)$'
+		grep -qE "^Chart: not drawn: gnuplot failed: line 1: stand-in gnuplot refuses; its data: \\[report-chart-$line\\.dat\\]" \
+			"$t/m/report.md" || fail "report.md does not say gnuplot failed"
+	fi
+	;;
 script-bad)
 	# a bad script stops the campaign before anything is built or run: FILE:LINE, exit 2
 	bad=$here/bad/unknown-op.dt
