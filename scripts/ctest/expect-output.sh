@@ -19,12 +19,16 @@ usage() { echo "$me: usage: $me [--status N] [--reports-expected] REGEX -- COMMA
 want=0 reports=1
 while [ $# -gt 0 ]; do
 	case $1 in
-	--status) [ $# -ge 2 ] && [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -le 255 ] || usage; want=$2; shift 2 ;;
+	--status)
+		if [ $# -lt 2 ] || ! [[ $2 =~ ^[0-9]+$ ]] || [ "$2" -gt 255 ]; then usage; fi
+		want=$2
+		shift 2
+		;;
 	--reports-expected) reports=0; shift ;;
 	*) break ;;
 	esac
 done
-[ $# -ge 3 ] && [ "$2" = -- ] || usage
+if [ $# -lt 3 ] || [ "$2" != -- ]; then usage; fi
 regex=$1
 shift 2
 
