@@ -72,6 +72,6 @@ function(liberrseq_check_missing)
   foreach(name ${ARGN})
     add_test(NAME ${name} COMMAND sh -c "echo \"FAIL: $1\"; exit 1" sh
       "${LIBERRSEQ_CHECK_MISSING}")
-    set_tests_properties(${name} PROPERTIES LABELS unit)
+    set_tests_properties(${name} PROPERTIES LABELS lib)
   endforeach()
 endfunction()

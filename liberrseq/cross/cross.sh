@@ -6,7 +6,7 @@
 #        cross.sh test ARCH [CTEST...]  sysroot, configure, build, ctest
 # ARCH: arm64 armhf i386 ppc64el s390x riscv64 (Debian's names)
 #
-# test runs the labels unit (unit, races, stress, example, table),
+# test runs the labels lib (unit, races, stress, example, table),
 # kernel-diff and modelcheck (explorer, wrap, zero-cost; not Spin) unless
 # CTEST arguments are given. Sizes for the emulator (defaults):
 #   LIBERRSEQ_CROSS_STRESS_ROUNDS     stress, stress64 rounds   (20000, as native)
@@ -143,7 +143,7 @@ run_tests() {
 	log "cross $arch: testing under $qemu"
 	cd "$build"
 	if [ $# -eq 0 ]; then
-		set -- -L '^(unit|kernel-diff|modelcheck)$'
+		set -- -L '^(lib|kernel-diff|modelcheck)$'
 	fi
 	ctest --output-on-failure --no-tests=error -j "$(nproc)" "$@"
 }

@@ -6,6 +6,8 @@
 # usage: run.sh BUILD_DIR [--plant broken-pc]
 #   --plant broken-pc  corrupts the installed liberrseq.pc first: the test must
 #                      then fail (shows it really depends on what is installed)
+# Exits 77 (skipped) when consumers.sh does: liberrseq-table not built, its consumers
+# not tried.
 set -euo pipefail
 build=$1 plant=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
