@@ -14,27 +14,9 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 export LIBERRSEQ_CACHE=$t/cache
 unset DT_RUNNER DT_GUESTS VM_ACCEL VM_ACCEL_PROBE VM_TCG_THREAD VM_KVM_DEV
-last=
-
-fail() {
-	echo "FAIL: $case_: $*"
-	echo "--- stdout of: $last"
-	cat "$t/out"
-	echo "--- stderr"
-	cat "$t/err"
-	exit 1
-}
-# run STATUS ARG...: campaign.sh ARG..., stdout in $t/out, stderr in $t/err; it must
-# exit STATUS
-run() {
-	local want=$1 rc=0
-	shift
-	last="campaign.sh $*"
-	"$C" "$@" >"$t/out" 2>"$t/err" || rc=$?
-	[ "$rc" -eq "$want" ] || fail "exit status $rc, want $want"
-}
-has() { grep -qE -- "$2" "$t/$1" || fail "no line of $1 matches /$2/"; }
-lacks() { ! grep -qE -- "$2" "$t/$1" || fail "a line of $1 matches /$2/"; }
+what=campaign.sh
+target() { "$C" "$@"; }
+. "$here/../../scripts/tests/cmdcheck.sh"
 
 case "$case_" in
 guests-zero)

@@ -10,29 +10,9 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 scn=$here/../scenarios
 cmds="check predict gen batch compare shrink help"
-last=
-
-fail() {
-	echo "FAIL: $case_: $*"
-	echo "--- stdout of: $last"
-	cat "$t/out"
-	echo "--- stderr"
-	cat "$t/err"
-	exit 1
-}
-# run STATUS ARG...: difftest ARG..., stdout in $t/out, stderr in $t/err; it must exit STATUS
-run() {
-	local want=$1 rc=0
-	shift
-	last="difftest $*"
-	"$DT" "$@" >"$t/out" 2>"$t/err" || rc=$?
-	[ "$rc" -eq "$want" ] || fail "exit status $rc, want $want"
-}
-# has out|err ERE: a line of that stream matches
-has() { grep -qE -- "$2" "$t/$1" || fail "no line of its std$1 matches /$2/"; }
-# lacks out|err ERE: no line matches
-lacks() { ! grep -qE -- "$2" "$t/$1" || fail "a line of its std$1 matches /$2/"; }
-empty() { [ ! -s "$t/$1" ] || fail "its std$1 is not empty"; }
+what=difftest
+target() { "$DT" "$@"; }
+. "$here/../../scripts/tests/cmdcheck.sh"
 # keep NAME: save the last stdout as $t/NAME
 keep() { cp "$t/out" "$t/$1"; }
 same() { cmp -s "$t/$1" "$t/$2" || fail "stdout $1 and $2 differ"; }

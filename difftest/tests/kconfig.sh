@@ -19,25 +19,9 @@ frag=$root/difftest/guest.config
 case_=$1
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-last=
-
-fail() {
-	echo "FAIL: $case_: $*"
-	echo "--- stdout of: $last"
-	cat "$t/out"
-	echo "--- stderr"
-	cat "$t/err"
-	exit 1
-}
-run() {
-	local want=$1 rc=0
-	shift
-	last="kconfig-check.sh $*"
-	"$K" "$@" >"$t/out" 2>"$t/err" || rc=$?
-	[ "$rc" -eq "$want" ] || fail "exit status $rc, want $want"
-}
-has() { grep -qE -- "$2" "$t/$1" || fail "no line of std$1 matches /$2/"; }
-lacks() { ! grep -qE -- "$2" "$t/$1" || fail "a line of std$1 matches /$2/"; }
+what=kconfig-check.sh
+target() { "$K" "$@"; }
+. "$here/../../scripts/tests/cmdcheck.sh"
 n=$(grep -c '^CONFIG_' "$frag")
 [ "$n" -gt 10 ] || fail "guest.config has $n options"
 

@@ -17,24 +17,9 @@ for tool in apt-get dpkg-query; do
 	chmod +x "$t/bin/$tool"
 done
 export PATH="$t/bin:$PATH" LIBERRSEQ_CACHE=$t/cache LIBERRSEQ_BUILD=$t/build
-last=
-
-fail() {
-	echo "FAIL: $*"
-	echo "--- stdout of: $last"
-	cat "$t/out"
-	echo "--- stderr"
-	cat "$t/err"
-	exit 1
-}
-run() {
-	local want=$1 rc=0
-	shift
-	last="scripts/main.sh $*"
-	timeout 60 "$M" "$@" >"$t/out" 2>"$t/err" || rc=$?
-	[ "$rc" -eq "$want" ] || fail "exit status $rc, want $want"
-}
-has() { grep -qE -- "$2" "$t/$1" || fail "no line of std$1 matches /$2/"; }
+what=scripts/main.sh
+target() { timeout 60 "$M" "$@"; }
+. "$here/cmdcheck.sh"
 
 for a in --help -h; do
 	run 0 $a
