@@ -5,7 +5,7 @@
 #   TEST: evict sfr mdfds syncfs (default: these four), or one of the review cases:
 #   premount ind falloc fatmd sbwrite syncfsmd; or dontcache, many:LABEL:N[:MEM[:MAX]];
 #   or the third review's cases: evictread fallockeep dir:sync dir:flag dir:plain remount dirind,
-#   evict:XFSDISK evictbtrfs:BTRFSDISK;
+#   evict:XFSDISK evictbtrfs:BTRFSDISK btrfsrec:BTRFSDISK;
 #   or recmem:RECDISK:N (the record's memory, on mkimages.py --rec's disk), recmem-xfs:XFSDISK:N
 # DISK holds the filesystem images of layout.env back to back; every test puts a dm device
 # over one of them (linear), and swaps in a table with "error" over chosen blocks.
@@ -343,6 +343,79 @@ t_evictbtrfs() {
 	fs_down btrfs
 }
 
+# The btrfs record's edges (DISK: a btrfs image of its own; the fourth review): subvolumes
+# b, c, d, e, each with a file f written in place (nodatacow); "fail X" makes X/f's rewrite
+# fail unseen. snap: a snapshot s of b taken after b/f failed (s/f: b/f's inode number and
+# generation) and both evicted: b/f EIO once, s/f never. remount: c/f's error through
+# remount ro and rw. deleted: d/f's error evicted, d deleted, then with the bound at 1 e/f's
+# error must still be kept. meta: only metadata written, every write failing, then unmount:
+# no file's error is said to be dropped. quota: a create refused by a qgroup limit (EDQUOT)
+# must not crash the kernel (last: a crash ends the run).
+t_btrfsrec() {
+	d=$1
+	good="0 $(blockdev --getsz "$d") linear $d 0"
+	dev=$(kptest dm-create kp-btrfs "$good") &&
+		mount -t btrfs -o nodatacow "$dev" /mnt/kp ||
+		{ echo "KPTEST btrfsrec setup-failed"; return; }
+	for s in b c d e; do kptest subvol /mnt/kp $s || { echo "KPTEST btrfsrec setup-failed"; return; }; done
+	sync
+	for s in b c d e; do : >/mnt/kp/$s/f; kptest tagged /mnt/kp/$s/f 16; done
+	sync
+	bfail() {
+		bad=$(kptest scan-table "/mnt/kp/$1/f" "$good") || { echo "KPTEST btrfsrec scan-failed $1"; return 1; }
+		kptest overwrite "/mnt/kp/$1/f" 65536
+		kptest dm-load kp-btrfs "$bad"
+		sync
+		kptest dm-load kp-btrfs "$good"
+	}
+	evictall() { echo 3 >/proc/sys/vm/drop_caches; echo 3 >/proc/sys/vm/drop_caches; }
+	fs() { kptest fsync "$1" | awk '{print $4}'; }
+	bfail b
+	kptest btrfs snap /mnt/kp /mnt/kp/b s
+	evictall
+	echo "KPTEST btrfsrec snap $(kptest ino-gen /mnt/kp/s/f | awk '{print "s_" $4, "s_" $5}')" \
+		"$(kptest ino-gen /mnt/kp/b/f | awk '{print "b_" $4, "b_" $5}')" \
+		"s1=$(fs /mnt/kp/s/f) b1=$(fs /mnt/kp/b/f) b2=$(fs /mnt/kp/b/f) s2=$(fs /mnt/kp/s/f)"
+	bfail c
+	evictall
+	mount -o remount,ro /mnt/kp && mount -o remount,rw /mnt/kp
+	evictall
+	echo "KPTEST btrfsrec remount c1=$(fs /mnt/kp/c/f) c2=$(fs /mnt/kp/c/f)"
+	bfail d
+	evictall
+	kptest btrfs del /mnt/kp d
+	sync
+	old=$(cat /proc/sys/fs/wb_err_evicted_max 2>/dev/null)
+	[ -z "$old" ] || echo 1 >/proc/sys/fs/wb_err_evicted_max
+	w0=$(dmesg | grep -c 'lost: record full')
+	bfail e
+	evictall
+	e1=$(fs /mnt/kp/e/f) e2=$(fs /mnt/kp/e/f)
+	[ -z "$old" ] || echo "$old" >/proc/sys/fs/wb_err_evicted_max
+	echo "KPTEST btrfsrec deleted e1=$e1 e2=$e2 record_full=$(($(dmesg | grep -c 'lost: record full') - w0))"
+	u0=$(dmesg | grep -c 'dropped at unmount')
+	umount /mnt/kp
+	echo "KPTEST btrfsrec umount dropped_lines=$(($(dmesg | grep -c 'dropped at unmount') - u0))"
+	# meta: a fresh mount, one metadata change, every write failing
+	mount -t btrfs "$dev" /mnt/kp || { echo "KPTEST btrfsrec setup-failed"; return; }
+	touch /mnt/kp/x
+	sync
+	touch /mnt/kp/y
+	kptest dm-load kp-btrfs "0 $(blockdev --getsz "$d") error"
+	sync
+	kptest dm-load kp-btrfs "$good"
+	u0=$(dmesg | grep -c 'dropped at unmount')
+	umount /mnt/kp
+	echo "KPTEST btrfsrec meta dropped_lines=$(($(dmesg | grep -c 'dropped at unmount') - u0))"
+	# quota: a create that btrfs refuses before the new inode has a root
+	mount -t btrfs "$dev" /mnt/kp || { echo "KPTEST btrfsrec setup-failed"; return; }
+	kptest btrfs quota /mnt/kp && kptest subvol /mnt/kp q &&
+		dd if=/dev/zero of=/mnt/kp/q/big bs=1M count=4 2>/dev/null && sync &&
+		kptest btrfs limit /mnt/kp/q 1048576 && sync || { echo "KPTEST btrfsrec quota-setup-failed"; return; }
+	echo "KPTEST btrfsrec quota create=$(kptest open-creat /mnt/kp/q/new | awk '{print $4}')"
+	fs_down btrfs
+}
+
 # Third review, item 1 (0014's remount): a metadata block's write fails in sync(2), nobody
 # reports it (an unseen error on the block device), the disk works again; then
 # "mount -o remount,ro" three times: how many fail, and whether the mount ends read-only.
@@ -531,6 +604,7 @@ EOF
 	evict) t_evict ext2; t_evict ext4; t_evict ext4fc ;;
 	evict:*) t_evictdisk xfs "${t#evict:}" ;;
 	evictbtrfs:*) t_evictbtrfs "${t#evictbtrfs:}" ;;
+	btrfsrec:*) t_btrfsrec "${t#btrfsrec:}" ;;
 	recmem:*)
 		IFS=: read -r _ d n <<EOF
 $t

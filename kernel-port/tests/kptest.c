@@ -63,6 +63,14 @@
  *                                   btrfs, whose FIEMAP addresses are not
  *                                   the device's); every block must be found
  *   kptest ino-gen PATH             print PATH's inode number and generation
+ *   kptest btrfs OP DIR [ARGS]      btrfs ioctls on the filesystem of DIR:
+ *                                   quota (enable quotas), limit BYTES (DIR's
+ *                                   subvolume's qgroup), snap SRC NAME (a
+ *                                   snapshot of subvolume SRC as DIR/NAME),
+ *                                   del NAME (delete subvolume DIR/NAME)
+ *   kptest open-creat PATH          create PATH (O_CREAT|O_EXCL), print the result
+ *   kptest falloc-fsync PATH        open PATH, fallocate KEEP_SIZE 4 KiB at
+ *                                   1 MiB, fsync, print both results
  *   kptest ino-stats DIR N          the inode numbers of DIR's N files (as
  *                                   many-setup names them): spread, smallest
  *                                   gap, and the xarray nodes an entry for
@@ -115,6 +123,7 @@ static const char *errname(int err)
 	case EIO: return "EIO";
 	case ENOSPC: return "ENOSPC";
 	case EROFS: return "EROFS";
+	case EDQUOT: return "EDQUOT";
 	default:
 		snprintf(buf, sizeof(buf), "errno%d", err);
 		return buf;
@@ -1251,6 +1260,63 @@ static int cmd_scan_table(const char *path, const char *good)
 	return 0;
 }
 
+static int cmd_btrfs(int argc, char **argv)
+{
+	const char *op = argv[2];
+	int fd = open_or_die(argv[3], O_RDONLY | O_DIRECTORY), r;
+
+	if (!strcmp(op, "quota") && argc == 4) {
+		struct btrfs_ioctl_quota_ctl_args a = { .cmd = BTRFS_QUOTA_CTL_ENABLE };
+
+		r = ioctl(fd, BTRFS_IOC_QUOTA_CTL, &a);
+	} else if (!strcmp(op, "limit") && argc == 5) {
+		struct btrfs_ioctl_qgroup_limit_args a = { 0 };
+
+		a.lim.flags = BTRFS_QGROUP_LIMIT_MAX_RFER;
+		a.lim.max_rfer = strtoull(argv[4], NULL, 0);
+		r = ioctl(fd, BTRFS_IOC_QGROUP_LIMIT, &a);
+	} else if (!strcmp(op, "snap") && argc == 6) {
+		struct btrfs_ioctl_vol_args_v2 a = { 0 };
+
+		a.fd = open_or_die(argv[4], O_RDONLY | O_DIRECTORY);
+		snprintf(a.name, sizeof(a.name), "%s", argv[5]);
+		r = ioctl(fd, BTRFS_IOC_SNAP_CREATE_V2, &a);
+	} else if (!strcmp(op, "del") && argc == 5) {
+		struct btrfs_ioctl_vol_args a = { 0 };
+
+		snprintf(a.name, sizeof(a.name), "%s", argv[4]);
+		r = ioctl(fd, BTRFS_IOC_SNAP_DESTROY, &a);
+	} else {
+		fprintf(stderr, "kptest btrfs: bad arguments\n");
+		return 2;
+	}
+	if (r)
+		die(op);
+	close(fd);
+	return 0;
+}
+
+static int cmd_open_creat(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0644);
+
+	printf("KPTEST open-creat %s %s\n", path, errname(fd < 0 ? errno : 0));
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+static int cmd_falloc_fsync(const char *path)
+{
+	int fd = open_or_die(path, O_RDWR), e1, e2;
+
+	e1 = fallocate(fd, FALLOC_FL_KEEP_SIZE, 1 << 20, 4096) ? errno : 0;
+	e2 = fsync_err(fd);
+	printf("KPTEST falloc-fsync %s fallocate=%s fsync=%s\n", path, errname(e1), errname(e2));
+	close(fd);
+	return 0;
+}
+
 static int cmd_ino_gen(const char *path)
 {
 	int fd = open_or_die(path, O_RDONLY), gen = -1;
@@ -1331,6 +1397,12 @@ int main(int argc, char **argv)
 		return cmd_scan_table(argv[2], argv[3]);
 	if (!strcmp(cmd, "ino-gen") && argc == 3)
 		return cmd_ino_gen(argv[2]);
+	if (!strcmp(cmd, "btrfs") && argc >= 4)
+		return cmd_btrfs(argc, argv);
+	if (!strcmp(cmd, "open-creat") && argc == 3)
+		return cmd_open_creat(argv[2]);
+	if (!strcmp(cmd, "falloc-fsync") && argc == 3)
+		return cmd_falloc_fsync(argv[2]);
 	if (!strcmp(cmd, "ino-stats") && argc == 4)
 		return cmd_ino_stats(argv[2], atol(argv[3]));
 	if (!strcmp(cmd, "dir-spread") && argc == 4)

@@ -44,6 +44,12 @@
 #           nobody reports it, then mount -o remount,ro up to three times: at most one may
 #           fail (stock fails one, through the block device's legacy flags), and the mount
 #           ends read-only (both kernels)
+#   btrfsrec the btrfs record's edges, on a btrfs disk of its own: a snapshot taken after a
+#           failure (same inode number and generation: only the original reports), a remount
+#           ro/rw, a deleted subvolume's kept error with fs.wb_err_evicted_max=1 (a later
+#           file's error must still be kept), failed metadata writes then umount (no file's
+#           error said dropped), a create refused by a qgroup limit (EDQUOT, no crash).
+#           patched: the errors reported once; stock: lost (0)
 #   evictread an evicted file's unseen error after the first read of its inode failed (open
 #           EIO), ext2 and ext4: open + fsync must report it once. stock: lost (0)
 #   fallockeep ext4, data=ordered and a file switched to data=journal: the file's writeback
@@ -75,7 +81,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -ge 2 ] || die "usage: $0 kunit|evict|mdfds|syncfs|review|evictrec|races|dirind|remount|evictread|fallockeep|dirsync|dirflag|dirplain|recmem stock|patched [--log FILE]"
+[ $# -ge 2 ] || die "usage: $0 kunit|evict|btrfsrec|mdfds|syncfs|review|evictrec|races|dirind|remount|evictread|fallockeep|dirsync|dirflag|dirplain|recmem stock|patched [--log FILE]"
 case=$1 flavour=$2
 shift 2
 keep_log=
@@ -95,6 +101,15 @@ expect() { # expect DESCRIPTION ACTUAL WANTED
 	else
 		echo "FAIL: $1: got '$2', want '$3'"
 		fail=1
+	fi
+}
+# expect_kept DESCRIPTION ACTUAL: an evicted file's unseen error, kept by the series
+# (patched: EIO), lost on stock (0)
+expect_kept() {
+	if [ "$flavour" = patched ]; then
+		expect "$1" "$2" EIO
+	else
+		expect "$1 (stock loses the error)" "$2" 0
 	fi
 }
 field() { # field LINE KEY -> value of KEY=value in LINE
@@ -188,23 +203,14 @@ evict)
 		l=$(grep -a "^KPTEST evict $fs " "$log" | tail -n 1)
 		[ -n "$l" ] || { echo "FAIL: no result for $fs"; fail=1; continue; }
 		expect "$fs: fsync of the control file (no drop_caches)" "$(field "$l" control)" EIO
-		if [ "$flavour" = patched ]; then
-			expect "$fs: fsync after drop_caches" "$(field "$l" after_drop_caches)" EIO
-		else
-			expect "$fs: fsync after drop_caches (stock loses the error)" \
-				"$(field "$l" after_drop_caches)" 0
-		fi
+		expect_kept "$fs: fsync after drop_caches" "$(field "$l" after_drop_caches)"
 		expect "$fs: second fsync" "$(field "$l" again)" 0
 		expect "$fs: fsync of an unreported file after umount+mount (unmount evicts)" \
 			"$(field "$l" after_remount)" 0
 	done
 	l=$(grep -a "^KPTEST evict xfs " "$log" | tail -n 1)
 	case "$l" in '' | *failed*) echo "FAIL: evict xfs: no result (${l:-no line})"; fail=1 ;; esac
-	if [ "$flavour" = patched ]; then
-		expect "xfs: fsync after drop_caches" "$(field "$l" after_drop_caches)" EIO
-	else
-		expect "xfs: fsync after drop_caches (stock loses the error)" "$(field "$l" after_drop_caches)" 0
-	fi
+	expect_kept "xfs: fsync after drop_caches" "$(field "$l" after_drop_caches)"
 	expect "xfs: second fsync" "$(field "$l" again)" 0
 	l=$(grep -a "^KPTEST evict-recycle xfs " "$log" | tail -n 1)
 	case "$l" in '' | *failed*) echo "FAIL: evict-recycle xfs: no result (${l:-no line})"; fail=1 ;; esac
@@ -212,11 +218,7 @@ evict)
 	n=$(field "$l" recycled)
 	expect "xfs recycle: the reopen recycled the cached inode (xfs_iget_recycle)" \
 		"$([ "${n:-0}" -gt 0 ] 2>/dev/null && echo yes || echo "no ($n)")" yes
-	if [ "$flavour" = patched ]; then
-		expect "xfs recycle: fsync after the eviction" "$(field "$l" fsync)" EIO
-	else
-		expect "xfs recycle: fsync after the eviction (stock loses the error)" "$(field "$l" fsync)" 0
-	fi
+	expect_kept "xfs recycle: fsync after the eviction" "$(field "$l" fsync)"
 	expect "xfs recycle: second fsync" "$(field "$l" again)" 0
 	# btrfs: two subvolumes' files with one inode number and generation, one with an error
 	l=$(grep -a "^KPTEST evict btrfs " "$log" | tail -n 1)
@@ -228,12 +230,7 @@ evict)
 		"$([ "${n:-0}" -gt 0 ] 2>/dev/null && echo yes || echo "no ($n)")" yes
 	expect "btrfs: fsync of a/f, first after drop_caches (b/f's error is not its own)" \
 		"$(field "$l" other_subvol)" 0
-	if [ "$flavour" = patched ]; then
-		expect "btrfs: fsync of b/f after drop_caches" "$(field "$l" after_drop_caches)" EIO
-	else
-		expect "btrfs: fsync of b/f after drop_caches (stock loses the error)" \
-			"$(field "$l" after_drop_caches)" 0
-	fi
+	expect_kept "btrfs: fsync of b/f after drop_caches" "$(field "$l" after_drop_caches)"
 	expect "btrfs: second fsync of b/f" "$(field "$l" again)" 0
 	expect "btrfs: second fsync of a/f" "$(field "$l" other_again)" 0
 	if grep -aq "Busy inodes after unmount" "$log"; then
@@ -357,12 +354,7 @@ evictrec)
 	guest_run "$@"
 	l=$(grep -a "^KPTEST dontcache ext4 " "$log" | tail -n 1)
 	expect "dontcache: FS_DAX_FL set" "$(field "$l" set_dax)" 0
-	if [ "$flavour" = patched ]; then
-		expect "dontcache: fsync after the I_DONTCACHE eviction" "$(field "$l" fsync)" EIO
-	else
-		expect "dontcache: fsync after the I_DONTCACHE eviction (stock loses it)" \
-			"$(field "$l" fsync)" 0
-	fi
+	expect_kept "dontcache: fsync after the I_DONTCACHE eviction" "$(field "$l" fsync)"
 	expect "dontcache: second fsync" "$(field "$l" again)" 0
 	for label in $labels; do
 		l=$(grep -a "^KPTEST many $label " "$log" | tail -n 1)
@@ -430,6 +422,43 @@ remount)
 		r2=$(field "$l" ro2)
 		expect "$fs: at most one remount failed" "${r2:-not tried}" "$([ "$r2" = failed ] && echo "0 or not tried" || echo "${r2:-not tried}")"
 	done
+	;;
+btrfsrec)
+	truncate -s 300M "$work/btrfs.img"
+	mkfs.btrfs -q -f "$work/btrfs.img" >/dev/null
+	extra_disk=(--disk "$work/btrfs.img")
+	guest_run btrfsrec:/dev/vdb
+	res() { # res NAME: the last "KPTEST btrfsrec NAME" line, or FAIL
+		l=$(grep -a "^KPTEST btrfsrec $1 " "$log" | tail -n 1)
+		[ -n "$l" ] || { echo "FAIL: btrfsrec $1: no result"; fail=1; }
+	}
+	if grep -aq '^KPTEST btrfsrec .*failed' "$log"; then
+		echo "FAIL: btrfsrec: a setup step failed"
+		fail=1
+	fi
+	res snap
+	expect "snap: s/f and b/f share an inode number" "$(field "$l" s_ino)" "$(field "$l" b_ino)"
+	expect "snap: s/f and b/f share a generation" "$(field "$l" s_gen)" "$(field "$l" b_gen)"
+	expect "snap: fsync of the snapshot's s/f, first after drop_caches (not its error)" \
+		"$(field "$l" s1)" 0
+	expect_kept "snap: fsync of b/f" "$(field "$l" b1)"
+	expect "snap: second fsync of b/f" "$(field "$l" b2)" 0
+	expect "snap: second fsync of s/f" "$(field "$l" s2)" 0
+	res remount
+	expect_kept "remount ro and rw: fsync of c/f" "$(field "$l" c1)"
+	expect "remount: second fsync of c/f" "$(field "$l" c2)" 0
+	res deleted
+	expect_kept "bound 1, a deleted subvolume's error evicted before: fsync of e/f" "$(field "$l" e1)"
+	expect "deleted: second fsync of e/f" "$(field "$l" e2)" 0
+	expect "deleted: no \"record full\" warning" "$(field "$l" record_full)" 0
+	res umount
+	expect "umount: no \"dropped at unmount\" line (every kept error was reported)" \
+		"$(field "$l" dropped_lines)" 0
+	res meta
+	expect "meta: metadata writes failed, then umount: no file's error said dropped" \
+		"$(field "$l" dropped_lines)" 0
+	res quota
+	expect "quota: a create refused by the qgroup limit" "$(field "$l" create)" EDQUOT
 	;;
 evictread)
 	guest_run evictread
