@@ -347,7 +347,8 @@ t_evictbtrfs() {
 # b, c, d, e, each with a file f written in place (nodatacow); "fail X" makes X/f's rewrite
 # fail unseen. snap: a snapshot s of b taken after b/f failed (s/f: b/f's inode number and
 # generation) and both evicted: b/f EIO once, s/f never. remount: c/f's error through
-# remount ro and rw. deleted: d/f's error evicted, d deleted, then with the bound at 1 e/f's
+# remount ro and rw. held: g/sub/f's error kept, g deleted while g/sub is held open: the
+# file opened through it reports the error. deleted: d/f's error evicted, d deleted, then with the bound at 1 e/f's
 # error must still be kept. meta: only metadata written, every write failing, then unmount:
 # no file's error is said to be dropped. quota: a create refused by a qgroup limit (EDQUOT)
 # must not crash the kernel (last: a crash ends the run).
@@ -381,6 +382,16 @@ t_btrfsrec() {
 	mount -o remount,ro /mnt/kp && mount -o remount,rw /mnt/kp
 	evictall
 	echo "KPTEST btrfsrec remount c1=$(fs /mnt/kp/c/f) c2=$(fs /mnt/kp/c/f)"
+	# held: g/sub/f's error kept, g deleted while a descriptor holds g/sub open: the file
+	# can still be opened through it, and must report the error
+	kptest subvol /mnt/kp g && mkdir /mnt/kp/g/sub && : >/mnt/kp/g/sub/f &&
+		kptest tagged /mnt/kp/g/sub/f 16 && sync || { echo "KPTEST btrfsrec setup-failed"; return; }
+	exec 3</mnt/kp/g/sub
+	bfail g/sub
+	evictall
+	kptest btrfs del /mnt/kp g
+	echo "KPTEST btrfsrec held h1=$(fs /proc/$$/fd/3/f) h2=$(fs /proc/$$/fd/3/f)"
+	exec 3<&-
 	bfail d
 	evictall
 	kptest btrfs del /mnt/kp d

@@ -46,7 +46,8 @@
 #           ends read-only (both kernels)
 #   btrfsrec the btrfs record's edges, on a btrfs disk of its own: a snapshot taken after a
 #           failure (same inode number and generation: only the original reports), a remount
-#           ro/rw, a deleted subvolume's kept error with fs.wb_err_evicted_max=1 (a later
+#           ro/rw, a file of a deleted subvolume opened through a directory held open in it,
+#           a deleted subvolume's kept error with fs.wb_err_evicted_max=1 (a later
 #           file's error must still be kept), failed metadata writes then umount (no file's
 #           error said dropped), a create refused by a qgroup limit (EDQUOT, no crash).
 #           patched: the errors reported once; stock: lost (0)
@@ -447,6 +448,10 @@ btrfsrec)
 	res remount
 	expect_kept "remount ro and rw: fsync of c/f" "$(field "$l" c1)"
 	expect "remount: second fsync of c/f" "$(field "$l" c2)" 0
+	res held
+	expect_kept "held: a deleted subvolume's file, opened through a directory held open in it" \
+		"$(field "$l" h1)"
+	expect "held: second fsync" "$(field "$l" h2)" 0
 	res deleted
 	expect_kept "bound 1, a deleted subvolume's error evicted before: fsync of e/f" "$(field "$l" e1)"
 	expect "deleted: second fsync of e/f" "$(field "$l" e2)" 0
