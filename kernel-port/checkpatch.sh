@@ -5,7 +5,8 @@
 # or checkpatch reports any ERROR, WARNING or CHECK. MISSING_SIGN_OFF is the one type
 # ignored: the series carries no Signed-off-by lines on purpose (nobody has signed it off;
 # see README.md).
-# usage: kernel-port/checkpatch.sh
+# usage: kernel-port/checkpatch.sh [--mutate]
+#   --mutate  check a copy whose last patch gains a line with trailing whitespace: must fail
 # The pristine tree is vm/kernel-build.sh's stock source if present, else extracted once to
 # $LIBERRSEQ_CACHE/kport/LINE/pristine-tree.
 set -euo pipefail
@@ -30,6 +31,26 @@ if [ ! -f "$pristine/scripts/checkpatch.pl" ]; then
 fi
 stage=$(mktemp -d "$KP_CACHE/checkpatch-stage.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
+# --mutate: check a copy of the series whose last patch gains a line with trailing
+# whitespace: the check must then fail (exit 1), naming that patch
+if [ "${1:-}" = --mutate ]; then
+	mkdir "$stage.patches"
+	trap 'rm -rf "$stage" "$stage.patches"' EXIT
+	cp "$KP_PATCHES"/* "$stage.patches/"
+	KP_PATCHES=$stage.patches
+	last=$(kp_series_list | tail -n 1)
+	python3 - "$KP_PATCHES/$last" <<'PY'
+import re, sys
+p = sys.argv[1]
+s = open(p).read()
+m = re.search(r"^\+[^+\n][^\n]*\n", s, re.M)
+s = s[:m.end()] + "+int kp_mutant;  \n" + s[m.end():]
+# the hunk gained a line: its new count too
+h = s.rfind("\n@@ ", 0, m.start()) + 1
+s = s[:h] + re.sub(r"^(@@ -\d+(?:,\d+)? \+\d+,)(\d+)", lambda x: x.group(1) + str(int(x.group(2)) + 1), s[h:], count=1) if h else s
+open(p, "w").write(s)
+PY
+fi
 cp -al "$pristine/." "$stage/"
 fail=0
 n=0
@@ -44,7 +65,8 @@ done
 for p in $(kp_series_list); do
 	out=$(cd "$stage" && perl scripts/checkpatch.pl --strict --ignore MISSING_SIGN_OFF \
 		--showfile --color=never "$KP_PATCHES/$p" 2>&1) || true
-	if echo "$out" | grep -qE '^(ERROR|WARNING|CHECK):'; then
+	# --showfile puts FILE:LINE: before each message; the verdict is the total line
+	if ! echo "$out" | grep -qE '^total: 0 errors, 0 warnings, 0 checks,'; then
 		echo "FAIL: $p"
 		echo "$out"
 		fail=1
