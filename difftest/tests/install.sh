@@ -21,26 +21,10 @@ build=$1 src=$2
 shift 2
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-last=
-
-fail() {
-	echo "FAIL: $*"
-	echo "--- stdout of: $last"
-	cat "$t/out" 2>/dev/null
-	echo "--- stderr"
-	cat "$t/err" 2>/dev/null
-	exit 1
-}
-# run STATUS CMD...: CMD's stdout in $t/out, stderr in $t/err, run from $t/cwd with the
-# cache in $t/cache; it must exit STATUS
-run() {
-	local want=$1 rc=0
-	shift
-	last="$*"
-	(cd "$t/cwd" && "$@") >"$t/out" 2>"$t/err" || rc=$?
-	[ "$rc" -eq "$want" ] || fail "$last: exit status $rc, want $want"
-}
-has() { grep -qE -- "$2" "$t/$1" || fail "$last: no line of $1 matches /$2/"; }
+# run STATUS CMD...: CMD run from $t/cwd (scripts/tests/cmdcheck.sh has run, has, fail)
+what=
+target() { (cd "$t/cwd" && "$@"); }
+. "$src/scripts/tests/cmdcheck.sh"
 
 if [ "${1:-}" = bites ]; then
 	# PIECE|what the FAIL line must say|what a line of the whole output must say

@@ -21,10 +21,10 @@ fail() {
 run() {
 	local want=$1 rc=0
 	shift
-	last="$what $*"
+	last="${what:+$what }$*"
 	target "$@" >"$t/out" 2>"$t/err" || rc=$?
-	[ "$rc" -eq "$want" ] || fail "exit status $rc, want $want"
+	[ "$rc" -eq "$want" ] || fail "$last: exit status $rc, want $want"
 }
-has() { grep -qE -- "$2" "$t/$1" || fail "no line of std$1 matches /$2/"; }
-lacks() { ! grep -qE -- "$2" "$t/$1" || fail "a line of std$1 matches /$2/"; }
-empty() { [ ! -s "$t/$1" ] || fail "std$1 is not empty"; }
+has() { grep -qE -- "$2" "$t/$1" || fail "$last: no line of std$1 matches /$2/"; }
+lacks() { ! grep -qE -- "$2" "$t/$1" || fail "$last: a line of std$1 matches /$2/"; }
+empty() { [ ! -s "$t/$1" ] || fail "$last: std$1 is not empty"; }
