@@ -103,6 +103,29 @@ dt_qemu_cmd() {
 	DT_QEMU+=(-serial "file:$console")
 }
 
+# dt_qemu_run CONSOLE ERRLOG TIMEOUT: runs DT_QEMU (dt_qemu_cmd, whose console is CONSOLE),
+# its stderr and DT_ACCEL_LINE appended to ERRLOG, killed after TIMEOUT seconds; returns
+# QEMU's status (137 when killed). A guest that prints no "Linux version" within
+# VM_BOOT_SILENCE seconds (default 60) is hung (firmware or accelerator, vm/lib.sh:
+# vm_watch_boot): QEMU is killed, "difftest: HANG: ..." appended to ERRLOG, status 124.
+dt_qemu_run() {
+	local console=$1 errlog=$2 tmo=$3 rc=0 hang
+	hang=$(mktemp -u "${TMPDIR:-/tmp}/dt-hang.XXXXXX")
+	echo "$DT_ACCEL_LINE" >>"$errlog"
+	nice -n 5 timeout -s KILL "$tmo" "${DT_QEMU[@]}" </dev/null >/dev/null 2>>"$errlog" &
+	local qpid=$!
+	vm_watch_boot "$qpid" "$console" "$hang"
+	wait "$qpid" || rc=$?
+	vm_unwatch_boot
+	if [ -f "$hang" ]; then
+		rm -f "$hang"
+		echo "difftest: HANG: the guest printed nothing within ${VM_BOOT_SILENCE:-60} s" \
+			"under $VM_ACCEL_USE; QEMU killed" >>"$errlog"
+		return 124
+	fi
+	return $rc
+}
+
 # dt_boot BZIMAGE STAGEDIR DISKDIR CONSOLELOG TIMEOUT
 # Boots with ext2.img, ext4.img, vfat.img, exfat.img, xfs.img, btrfs.img, raw.img as
 # /dev/vda..vdg (dtguest's --raw default is /dev/vdg), STAGEDIR (dtguest,
@@ -122,8 +145,7 @@ dt_boot() {
 			--add "$stage/cmd:/etc/liberrseq/cmd" --add "$stage/cmd-text:/etc/liberrseq/cmd-text" \
 			2>"$log.err" || return 1
 		dt_qemu_cmd "$bz" "$stage.initrd.gz" "$disks" "$log.live"
-		echo "$DT_ACCEL_LINE" >>"$log.err"
-		nice -n 5 timeout -s KILL "$tmo" "${DT_QEMU[@]}" </dev/null >/dev/null 2>>"$log.err" || rc=$?
+		dt_qemu_run "$log.live" "$log.err" "$tmo" || rc=$?
 		rm -f "$stage.initrd.gz"
 		tr -d '\r' <"$log.live" >"$log"
 	else

@@ -162,3 +162,27 @@ vm_accel() {
 	read -r a VM_ACCEL_WHY <"$verdict"
 	[ "$a" != kvm ] || VM_ACCEL_USE=kvm VM_ACCEL_ARGS=(-accel kvm -cpu host)
 }
+
+# vm_watch_boot PID CONSOLE FLAG: the boot watchdog of every guest (vm/run.sh, difftest's
+# qemu runner). In the background: if QEMU (PID, or the timeout(1) or nice(1) process that
+# runs it) still runs after VM_BOOT_SILENCE seconds (default 60) and CONSOLE has no
+# "Linux version" line, the guest is hung (firmware or accelerator): it creates FLAG and
+# kills PID and its children. Sets VM_WATCH_PID; vm_unwatch_boot stops the watchdog.
+vm_watch_boot() {
+	local pid=$1 console=$2 flag=$3
+	(
+		sleep "${VM_BOOT_SILENCE:-60}"
+		if kill -0 "$pid" 2>/dev/null && ! grep -aqs 'Linux version' "$console"; then
+			: >"$flag"
+			pkill -KILL -P "$pid"
+			kill -KILL "$pid"
+		fi
+	) </dev/null >/dev/null 2>&1 &
+	VM_WATCH_PID=$!
+}
+vm_unwatch_boot() {
+	pkill -P "$VM_WATCH_PID" 2>/dev/null
+	kill "$VM_WATCH_PID" 2>/dev/null
+	wait "$VM_WATCH_PID" 2>/dev/null
+	return 0
+}

@@ -135,15 +135,7 @@ qpid=$!
 # A guest whose kernel prints nothing within VM_BOOT_SILENCE seconds (default 60) is hung
 # (firmware or accelerator): QEMU is killed and the run reported as a hang (exit 124), not
 # left to --timeout.
-(
-	sleep "${VM_BOOT_SILENCE:-60}"
-	if kill -0 "$qpid" 2>/dev/null && ! grep -aq 'Linux version' "$raw"; then
-		: >"$work/hang"
-		pkill -KILL -P "$qpid"
-		kill -KILL "$qpid"
-	fi
-) </dev/null >/dev/null 2>&1 &
-wd_pid=$!
+vm_watch_boot "$qpid" "$raw" "$work/hang"
 # Stream the console while QEMU runs (tail exits once QEMU is gone), CRs dropped.
 if [ $quiet -eq 1 ]; then
 	tail --pid="$qpid" -s 0.2 -n +1 -F "$raw" 2>/dev/null | sed -u 's/\r$//' |
@@ -156,9 +148,7 @@ wait "$qpid"
 qrc=$?
 qpid=
 wait "$show_pid"
-pkill -P "$wd_pid" 2>/dev/null
-kill "$wd_pid" 2>/dev/null
-wait "$wd_pid" 2>/dev/null
+vm_unwatch_boot
 set -e
 elapsed=$(echo "$(date +%s.%N) - $start" | bc)
 tr -d '\r' <"$raw" >"$log"
