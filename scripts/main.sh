@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The main job: the library (build, tests, example), stock and patched kernels of
-# both kernel lines (6.1, 6.12) built and booted in QEMU, PostgreSQL's fsync problem with the real server (pgtest), the
-# difftest campaign report, and the bench headline.
-# Installs missing Debian packages first. Long steps print progress.
+# both kernel lines (6.1, 6.12) built and booted in QEMU (the headline guest checks),
+# PostgreSQL's fsync problem with the real server (pgtest), the difftest campaign report,
+# and the bench headline; then a one-screen summary and the report's path.
+# Installs missing Debian packages first. Long steps print progress. A failed step is
+# said in the summary and the job goes on; it exits 1 if any step failed.
+# The full guest suite is scripts/test.sh's (ctest -L guest), not the main job's.
 # usage: scripts/main.sh [--quick]   (--quick: difftest's small CI budget, bench --quick)
 #        scripts/main.sh --help    this text
 # env: LIBERRSEQ_MAIN_OPS  random ops per filesystem mode of the 6.1 campaign (default 4000:
@@ -24,72 +27,127 @@ fi
 "$LIBERRSEQ_ROOT/scripts/deps.sh" all
 build=${LIBERRSEQ_BUILD:-$(build_dir build-main)}
 jobs=$(nproc)
+logs=$LIBERRSEQ_CACHE/main
+mkdir -p "$logs"
 started=$SECONDS
-step() { log "[$((SECONDS - started))s] $*"; }
+step_t0=$SECONDS
+step() { step_t0=$SECONDS; log "[$((SECONDS - started))s] $*"; }
+# done_step NAME VERDICT DETAIL: one line of the summary (the step's time since step())
+summary=()
+failed=0
+done_step() {
+	# (a detail of several lines: the next ones under the first)
+	summary+=("$(printf '%-10s %-4s %5d s  %s' "$1" "$2" $((SECONDS - step_t0)) "$3" |
+		sed '2,$s/^/                         /')")
+	[ "$2" != FAIL ] || failed=1
+}
+# ctest_counts LOG: "P/T passed" from a ctest log (its "tests passed, ... out of T" line)
+ctest_counts() {
+	sed -n 's/^[0-9]*% tests passed, \([0-9]*\) tests* failed out of \([0-9]*\)$/\1 \2/p' "$1" |
+		tail -n 1 | awk '{ printf "%d/%d passed", $2 - $1, $2 }'
+}
+# run_ctest LOG ARGS...: ctest in the build tree, its output shown and kept in LOG
+run_ctest() {
+	local out=$1
+	shift
+	(cd "$build" && ctest "$@" --output-on-failure) 2>&1 | tee "$out"
+}
 
 step "1/6 library: configure and build in $build"
 cmake -S "$LIBERRSEQ_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j "$jobs" >/dev/null
 step "1/6 library: tests"
 # the library's, the scripts', difftest's host and replay tests (HACKING.md lists the labels)
-(cd "$build" && ctest -j "$jobs" -L '^(lib|scripts|difftest-host|difftest-replay|kernel-diff|install)$' --output-on-failure)
+v=PASS
+run_ctest "$logs/library.log" -j "$jobs" \
+	-L '^(lib|scripts|difftest-host|difftest-replay|kernel-diff|install)$' || v=FAIL
 step "1/6 library: example"
-"$build/liberrseq/errseq_example"
+"$build/liberrseq/errseq_example" || v=FAIL
+done_step library $v "$(ctest_counts "$logs/library.log") (lib, scripts, install, difftest host and replays); example ran"
 
 . "$LIBERRSEQ_ROOT/vm/kernel.env"
+step "2/6 kernels: build $KERNEL_LINES, stock and patched (cached under $LIBERRSEQ_CACHE/vm)"
 for line in $KERNEL_LINES; do
-	step "2/6 kernels: build $line stock and patched (cached under $LIBERRSEQ_CACHE/vm/kernel-$line)"
-	LIBERRSEQ_KERNEL=$line "$LIBERRSEQ_ROOT/vm/kernel-build.sh" stock
-	LIBERRSEQ_KERNEL=$line "$LIBERRSEQ_ROOT/vm/kernel-build.sh" patched
+	for k in stock patched; do
+		log "kernel $line $k"
+		LIBERRSEQ_KERNEL=$line "$LIBERRSEQ_ROOT/vm/kernel-build.sh" $k
+	done
 done
+done_step kernels PASS "${KERNEL_LINES// /, }: stock and patched built (or up to date)"
 
-step "3/6 QEMU: boot each kernel ($KERNEL_LINES), fsync on ext2/ext4, EIO through dm-error, KUnit, kernel-port guest tests"
-# as many at once as CPUs, as scripts/test.sh (each guest test boots its own QEMU)
-(cd "$build" && ctest -L vm -LE postgres -j "$jobs" --output-on-failure)
+step "3/6 QEMU: the headline guest checks on each kernel ($KERNEL_LINES): boot, fsync, EIO through dm-error, KUnit, eviction, a failed inode read, fallocate, dirsync"
+# as many at once as CPUs (each guest test boots its own QEMU); the kernels are built
+# (step 2), so not their ctest fixtures (vm-build-*) again
+v=PASS
+run_ctest "$logs/guest.log" -L '^headline$' -FA '.*' -j "$jobs" || v=FAIL
+done_step guests $v "$(ctest_counts "$logs/guest.log") (ctest -L headline; the whole guest suite: scripts/test.sh -L guest)"
 
 step "4/6 PostgreSQL: the fsyncgate sequence with the real server, stock and patched (pgtest/)"
-pg_rc=0
-(cd "$build" && ctest -L postgres --output-on-failure) || pg_rc=$?
+v=PASS
+run_ctest "$logs/postgres.log" -L '^postgres$' -j "$jobs" || v=FAIL
+pg_said=
 for k in stock patched; do
-	[ ! -f "$build/pgtest/$k/results.txt" ] || column -t "$build/pgtest/$k/results.txt"
+	f=$build/pgtest/$k/results.txt
+	[ -f "$f" ] || { pg_said+="$k: no table; "; continue; }
+	column -t "$f"
 	[ ! -f "$build/pgtest/$k/loglines.txt" ] || cat "$build/pgtest/$k/loglines.txt"
+	pg_said+="$k: $(awk 'NR > 1 { n++; if ($6 > 0) { lost = lost sep $2 " lost " $6 "/" $4; sep = ", " } }
+		END { printf "%s", lost == "" ? "every committed row kept (" n " variants)" : lost " rows" }' "$f"); "
 done
-[ "$pg_rc" -eq 0 ] || log "pgtest FAILED (ctest -L postgres); the job goes on and fails at the end"
+done_step postgres $v "${pg_said%; }"
 
 step "5/6 difftest campaign ($KERNEL_LINES: stock and patched; ext2, ext4 data=ordered and data=journal, vfat, exfat, xfs, btrfs, tmpfs)"
 report=$LIBERRSEQ_CACHE/difftest/campaign/report.md
-dt_rc=0
+v=PASS
+dt_said=
 first=1
 for line in $KERNEL_LINES; do
 	# the stock kernel's documented deviations from "patched" are reported, not shrunk
-	# (eight modes: shrinking them took 470 of the 748 s of the 6.1 campaign, 2026-12-06)
+	# (eight modes: shrinking them took 470 of the 748 s of the 6.1 campaign)
 	campaign=(--build "$build" --shrink-own-only)
 	if [ $first -eq 1 ]; then
+		out=$(dirname "$report")
 		campaign+=(--report "$report" --ops "${LIBERRSEQ_MAIN_OPS:-4000}")
 	else
-		campaign+=(--out "$LIBERRSEQ_CACHE/difftest/campaign-$line" --ops "${LIBERRSEQ_MAIN_OPS_SECOND_LINE:-1500}")
+		out=$LIBERRSEQ_CACHE/difftest/campaign-$line
+		campaign+=(--out "$out" --ops "${LIBERRSEQ_MAIN_OPS_SECOND_LINE:-1500}")
 	fi
 	[ $quick -eq 1 ] && campaign+=(--ci)
-	step "5/6 difftest campaign on Linux $line"
-	LIBERRSEQ_KERNEL=$line "$LIBERRSEQ_ROOT/difftest/campaign.sh" "${campaign[@]}" || dt_rc=$?
+	log "difftest campaign on Linux $line"
+	rm -f "$out/rows.tsv"
+	rc=0
+	LIBERRSEQ_KERNEL=$line "$LIBERRSEQ_ROOT/difftest/campaign.sh" "${campaign[@]}" || rc=$?
+	[ $rc -eq 0 ] || v=FAIL
+	# per kernel: its own contract's divergences (the verdict), and the other contract's
+	# (the deviations the stock kernel is known for), from the rows of the report
+	dt_said+="$line: $(awk -F'\t' '
+		{ split($3, c, " "); own = (c[1] == $1); k[$1] = 1; ops[$1] += own ? $5 : 0
+		  if (own) div[$1] += $7; else { odiv[$1] += $7; if (match($9, /unexplained:[0-9]+/))
+			un[$1] += substr($9, RSTART + 12, RLENGTH - 12) } }
+		END { for (x in k) { printf "%s%s %d ops, %d divergent", sep, x, ops[x], div[x]
+			if (x in odiv) printf " (%d off the patched contract, %d unexplained)", odiv[x], un[x]
+			sep = "; " } }' "$out/rows.tsv" 2>/dev/null || echo "no rows")"
+	[ $rc -eq 0 ] || dt_said+=" (campaign exit $rc)"
+	dt_said+=$'\n'
 	# one report: the other lines' reports follow the first's
-	r=$LIBERRSEQ_CACHE/difftest/campaign-$line/report.md
+	r=$out/report.md
 	if [ $first -eq 0 ] && [ -f "$r" ]; then
 		{ echo; sed 's/^#/##/' "$r"; } >>"$report"
 		# its chart (report-chart-LINE.svg, linked by name) next to the one report
 		cp "$(dirname "$r")"/report-chart-"$line".* "$(dirname "$report")/" 2>/dev/null || true
 	elif [ $first -eq 0 ]; then
-		echo "No difftest report for Linux $line (campaign exit $dt_rc)." >>"$report"
+		echo "No difftest report for Linux $line (campaign exit $rc)." >>"$report"
 	fi
 	first=0
 done
+done_step difftest $v "${dt_said%$'\n'}"
 # The main job's report: difftest's, then step 4's PostgreSQL table.
 {
 	echo
 	echo "## PostgreSQL fsyncgate (pgtest, step 4)"
 	echo
 	echo "Rows of a committed table after a disk error under it, a checkpoint and a restart"
-	echo "(pgtest/README.md). ctest -L postgres: $([ "$pg_rc" -eq 0 ] && echo passed || echo FAILED)."
+	echo "(pgtest/README.md). ctest -L postgres: $(ctest_counts "$logs/postgres.log")."
 	echo
 	for k in stock patched; do
 		f=$build/pgtest/$k/results.txt
@@ -100,14 +158,22 @@ done
 		echo
 	done
 } >>"$report"
-log "report (difftest + PostgreSQL): $report"
 
 step "6/6 bench"
-if [ $quick -eq 1 ]; then
-	"$LIBERRSEQ_ROOT/bench/run.sh" --quick
-else
-	"$LIBERRSEQ_ROOT/bench/run.sh"
-fi
-[ "$pg_rc" -eq 0 ] || die "pgtest failed (step 4/6)"
-[ "$dt_rc" -eq 0 ] || die "difftest campaign failed (step 5/6, exit $dt_rc)"
-step "main job done"
+v=PASS
+bench=()
+[ $quick -eq 0 ] || bench=(--quick)
+"$LIBERRSEQ_ROOT/bench/run.sh" "${bench[@]}" 2>&1 | tee "$logs/bench.log" || v=FAIL
+done_step bench $v "$(sed -n '/^== errseq_bench headline/,/^results: /p' "$logs/bench.log" |
+	sed '1d; $d' | head -n 1)"
+
+{
+	echo
+	echo "==== liberrseq main job: $([ $failed -eq 0 ] && echo PASS || echo FAIL)," \
+		"$((SECONDS - started)) s ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs," \
+		"accelerator ${VM_ACCEL:-vm/run.sh decides}) ===="
+	printf '%s\n' "${summary[@]}"
+	echo "report (difftest + PostgreSQL): $report"
+	echo "bench: $LIBERRSEQ_CACHE/bench/results/results.md; logs: $logs"
+} | tee "$logs/summary.txt"
+[ $failed -eq 0 ]
