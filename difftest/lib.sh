@@ -95,8 +95,9 @@ dt_qemu_cmd() {
 	DT_ACCEL_LINE="difftest: accelerator $VM_ACCEL_USE: $VM_ACCEL_WHY"
 	DT_QEMU=(qemu-system-x86_64 -machine q35 "${VM_ACCEL_ARGS[@]}")
 	[ "$VM_ACCEL_USE" = kvm ] || DT_QEMU+=(-cpu max)
+	# (no_timer_check: as vm/run.sh, no early timer panic under TCG on a loaded host)
 	DT_QEMU+=(-smp 2 -m 1024 -nographic -no-reboot -nodefaults -kernel "$bz" -initrd "$initrd"
-		-append "console=ttyS0 panic=-1 oops=panic printk.time=1 rdinit=/init")
+		-append "console=ttyS0 panic=-1 oops=panic printk.time=1 no_timer_check rdinit=/init")
 	for d in ext2 ext4 vfat exfat xfs btrfs raw; do
 		DT_QEMU+=(-drive "file=$disks/$d.img,if=virtio,format=raw,cache=unsafe")
 	done

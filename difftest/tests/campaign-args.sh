@@ -229,7 +229,7 @@ accel)
 	# yet (a dry run never probes). VM_KVM_DEV: a file that opens, or none.
 	d=(--dry-run --fs ext2 --ops 30 --no-scenarios --build "$build" --out "$t/o")
 	q='^qemu command of guest 1: qemu-system-x86_64 -machine q35 '
-	tail=" -smp 2 -m 1024 -nographic -no-reboot -nodefaults -kernel [^ ]*/bzImage -initrd $t/o/stage-K-1\.initrd\.gz -append 'console=ttyS0 panic=-1 oops=panic printk\.time=1 rdinit=/init' -drive file=$t/o/disks-K-1/ext2\.img,if=virtio,format=raw,cache=unsafe( -drive [^ ]*){5} -drive file=$t/o/disks-K-1/raw\.img,if=virtio,format=raw,cache=unsafe -serial file:$t/o/console-K-1\.log\.live\$"
+	tail=" -smp 2 -m 1024 -nographic -no-reboot -nodefaults -kernel [^ ]*/bzImage -initrd $t/o/stage-K-1\.initrd\.gz -append 'console=ttyS0 panic=-1 oops=panic printk\.time=1 no_timer_check rdinit=/init' -drive file=$t/o/disks-K-1/ext2\.img,if=virtio,format=raw,cache=unsafe( -drive [^ ]*){5} -drive file=$t/o/disks-K-1/raw\.img,if=virtio,format=raw,cache=unsafe -serial file:$t/o/console-K-1\.log\.live\$"
 	VM_ACCEL=tcg run 0 "${d[@]}" --runner qemu
 	has out '^runner: qemu \(QEMU directly\), accelerator tcg: VM_ACCEL=tcg$'
 	has out "$q-accel tcg,thread=single -cpu max$tail"
