@@ -77,14 +77,14 @@ done_step kernels PASS "${KERNEL_LINES// /, }: stock and patched built (or up to
 
 step "3/6 QEMU: the headline guest checks on each kernel ($KERNEL_LINES): boot, fsync, EIO through dm-error, KUnit, eviction, a failed inode read, fallocate, dirsync"
 # as many at once as CPUs (each guest test boots its own QEMU); the kernels are built
-# (step 2), so not their ctest fixtures (vm-build-*) again
+# (step 2), so not their ctest fixtures (vm-build-*, fixtures vm_kernel_*) again
 v=PASS
-run_ctest "$logs/guest.log" -L '^headline$' -FA '.*' -j "$jobs" || v=FAIL
+run_ctest "$logs/guest.log" -L '^headline$' -FA '^vm_kernel' -j "$jobs" || v=FAIL
 done_step guests $v "$(ctest_counts "$logs/guest.log") (ctest -L headline; the whole guest suite: scripts/test.sh -L guest)"
 
 step "4/6 PostgreSQL: the fsyncgate sequence with the real server, stock and patched (pgtest/)"
 v=PASS
-run_ctest "$logs/postgres.log" -L '^postgres$' -j "$jobs" || v=FAIL
+run_ctest "$logs/postgres.log" -L '^postgres$' -FA '^vm_kernel' -j "$jobs" || v=FAIL
 pg_said=
 for k in stock patched; do
 	f=$build/pgtest/$k/results.txt
