@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Build the 6.1 series as it was before the kernel-port review's fixes (kernel-port's patches
-# at 3d8a175^, when they lived in kernel-port/patches) into a cache of its own, and print the
-# campaign command that holds it to the patched contract (difftest/README.md, "Results";
+# at 3d8a175^, when they lived in kernel-port/patches: the kernel patched-0014 of
+# recordings/README.md) into a cache of its own, and print the campaign command that holds
+# it to the patched contract (difftest/README.md, "Results";
 # recordings/6.1/*/defects-patched-0014 hold that run's results).
-# usage: difftest/tests/prereview-kernel.sh [CACHE]   (default ~/.cache/liberrseq-prereview)
+# usage: difftest/tests/patched-0014-kernel.sh [CACHE]   (default ~/.cache/liberrseq-prereview)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/liberrseq-prereview}
