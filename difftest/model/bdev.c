@@ -78,7 +78,7 @@ void m_bdev_open(struct m_state *m, const struct dt_op *op, struct out *w)
  * overwrites unless its page is uptodate; a page whose writeback failed still
  * is (its buffer is not, end_buffer_async_write(): clear_buffer_uptodate(),
  * but __block_write_begin_int() marks the buffers of an uptodate folio
- * uptodate without a read: tests/recorded-raw/partial-stale); a read is
+ * uptodate without a read: recordings/6.1/ext2/raw-partial-write-*); a read is
  * filemap_read() (readahead off: only the pages read come in). O_DIRECT
  * (6.1 generic_file_direct_write(), 6.12 blkdev_direct_write(); reads alike):
  * write-out of the range (the AS flag: the error, nothing done), a write

@@ -83,7 +83,8 @@ static int btrfs_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, lon
 		return 0;
 	}
 	/* btrfs_cont_expand() fills the hole up to the block holding the
-	 * offset and leaves i_size alone (tests/recorded-ops/btrfs-keep.dt) */
+	 * offset and leaves i_size alone
+	 * (recordings/6.1/btrfs/fallocate-keep-size-stock) */
 	m_writeback(m, f->ino, start / PAGE, (off + len - 1) / PAGE);
 	if ((r = m_filemap_check_errors(&in->as)))
 		return r;

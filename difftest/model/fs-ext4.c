@@ -130,7 +130,7 @@ static int ext4_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, long
 		/* fs/ext4/inode.c ext4_punch_hole(): the write-out only when the
 		 * mapping has a dirty page anywhere (mapping_tagged DIRTY); under
 		 * data=journal a write() tags none (journal_data), so it never
-		 * waits there (tests/recorded-ops/falloc-journal.dt) */
+		 * waits there (recordings/6.1/ext4-journal/fallocate-punch-patched) */
 		if (!m->fsr->journal_data && any_dirty(in) &&
 		    (r = falloc_wait(m, f, off / PAGE, (off + len - 1) / PAGE, w)))
 			return r;

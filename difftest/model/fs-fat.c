@@ -6,7 +6,7 @@
  * Neither sets FS_WB_ERR_RECORD (kernel-port 0004: inode numbers from
  * iunique() name no file across eviction), so the patched kernel loses an
  * evicted inode's unseen error here as stock does (scn.pg-evict,
- * scn.evict-reerror, scn.evict-unsynced in tests/recorded-fs).
+ * scn.evict-reerror, scn.evict-unsynced in recordings/6.1/{vfat,exfat}/ci-patched).
  */
 #include <errno.h>
 
@@ -62,7 +62,8 @@ static int exfat_file_fsync(struct m_state *m, struct m_fd *f, long long first, 
  * them, so on exfat syncfs reports a metadata error through f_sb_err alone
  * (6.1: mark_buffer_write_io_error() set s_wb_err; on 6.12 nothing reaches it),
  * and sync(2) (sync_fs_one_sb()) takes the flag from the next fsync
- * (tests/recorded-fs, random.s1001.2: "evict" before the fsync).
+ * (recordings/6.1/exfat/ci-stock, random.s1001.2: "evict" before the
+ * fsync).
  */
 static int exfat_sync_fs(struct m_state *m)
 {

@@ -57,8 +57,8 @@ static int xfs_setsize(struct m_state *m, struct m_fd *f, long long size, struct
 	    (r = write_and_wait(m, in, f->ino, size / PAGE, size / PAGE)))
 		return r;
 	/* growing from inside a block zeroes its tail (xfs_zero_range():
-	 * did_zeroing; tests/recorded-ops/xfs-grow.dt), which then counts as
-	 * a write-back like dirty appended data */
+	 * did_zeroing; recordings/6.1/xfs/fallocate-grow-stock), which then
+	 * counts as a write-back like dirty appended data */
 	write_back = (size > old ? old % PAGE : size < old && size % PAGE) ||
 		     (size > in->disk_isize && old != in->disk_isize);
 	m_truncate(m, in, size);

@@ -60,7 +60,7 @@ static const struct dt_line_rules lines[DT_LINE__COUNT] = {
 		/* fs/xfs/xfs_iops.c:873: xfs_truncate_page() only */
 		.xfs_shrink_waits = 0,
 		/* fs/ext2/file.c:166 ext2_dio_read_iter(): iomap_dio_rw()
-		 * (tests/recorded-6.12-ops/ext2-dio-eof) */
+		 * (recordings/6.12/ext2/odirect-read-eof-*) */
 		.ext2_iomap_dio = 1,
 	},
 };

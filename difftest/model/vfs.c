@@ -387,7 +387,7 @@ static long long direct_read(struct m_state *m, struct m_fd *f, long long len)
  * exfat): filemap_write_and_wait_range() of the range first (the AS flag),
  * then fs/direct-io.c __blockdev_direct_IO(): at or past the end of the file
  * 0, else 512-byte alignment (EINVAL), then the read up to the end
- * (tests/recorded-ops/odirect-eof.dt: exfat, the EOF check comes first).
+ * (recordings/6.1/exfat/odirect-read-eof-stock: the EOF check comes first).
  */
 long long m_generic_dio_read(struct m_state *m, struct m_fd *f, long long len)
 {
@@ -748,7 +748,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		 * it): its error is the write's result. The bytes stay written (the
 		 * size grew), but the offset does not move: fs/read_write.c
 		 * new_sync_write() sets *ppos = ki_pos only when the result is > 0
-		 * (tests/recorded-ops/osync-pos.dt, found on ext4 data=journal) */
+		 * (recordings/6.1/ext4-journal/osync-offset-patched) */
 		if (n > 0 && f->osync) {
 			r = file_fsync(m, f, (f->pos - n) / PAGE, (f->pos - 1) / PAGE, w);
 			if (r) {
@@ -828,7 +828,7 @@ void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
 		 * writing or an unlinked inode is still open (EBUSY); then the
 		 * filesystem's reconfigure, on every remount (m->fsr->remount:
 		 * its sync_filesystem() and whether its error fails it;
-		 * tests/recorded-ops/remount-rw.dt: vfat syncs on "remount rw") */
+		 * recordings/6.1/vfat/remount-rw-stock: vfat syncs on "remount rw") */
 		if (ro && !m->rdonly) {
 			/* (a descriptor of the raw device is on devtmpfs's mount) */
 			for (int k = 0; k < DT_MAX_FDS; k++)

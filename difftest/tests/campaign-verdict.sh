@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # usage: campaign-verdict.sh DIFFTEST
 # campaign.sh's verdict (dt_judge in difftest/lib.sh) on recorded guest results
-# of the stock kernel (tests/recorded/, ext2 and ext4-ordered), under the
+# of the stock kernel (recordings/6.1/*/scenarios-stock, ext2 and ext4-ordered), under the
 # contracts a campaign holds it to; prints "verdict CONTRACT [bug]: STATUS".
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -10,9 +10,11 @@ DT=$1
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 progress() { :; }
+rec=$here/../recordings/6.1
+# (one script for both: ext4-ordered's sidecar names ext2's)
 for fs in ext2 ext4-ordered; do
-	cp "$here/recorded/scen-$fs.dt" "$out/batch-$fs.dt"
-	cp "$here/recorded/stock_${fs}_scen-$fs.log" "$out/res-stock-$fs.log"
+	cp "$rec/ext2/scenarios-stock.dt" "$out/batch-$fs.dt"
+	cp "$rec/$fs/scenarios-stock.log" "$out/res-stock-$fs.log"
 done
 verdict() {
 	local c=$1 bug=${2:-} cfull=$1 st=0

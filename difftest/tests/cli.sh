@@ -71,7 +71,7 @@ long-options)
 	run 0 predict --contract patched --fs=ext2 "$scn/meta.dt"
 	keep long
 	same short long
-	b=$here/recorded/scen-ext2.dt l=$here/recorded/stock_ext2_scen-ext2.log
+	b=$here/../recordings/6.1/ext2/scenarios-stock.dt l=$here/../recordings/6.1/ext2/scenarios-stock.log
 	run 1 compare -c patched -f ext2 -k stock -t "$t/a.tsv" -d "$t/a.dt" "$b" "$l"
 	keep short
 	run 1 compare --contract patched --fs ext2 --kernel stock --tsv "$t/b.tsv" \

@@ -5,7 +5,7 @@
 # line must each fail. Prints "same-results: PASS" when all five went as they must.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-rec=$here/recorded/stock_ext2_scen-ext2.log
+rec=$here/../recordings/6.1/ext2/scenarios-stock.log
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 mkdir -p "$t/old"
