@@ -1801,32 +1801,30 @@ int report_run(const struct report_opts *o, int ndirs, char **dirs)
 	struct campaign c;
 	struct group *g = NULL;
 	char *para = NULL, *svg = NULL;
+	FILE *md = o->markdown || o->json ? NULL : stdout, *js = NULL;
 	int ng = 0, r;
-	FILE *f;
 
 	r = campaign_read(&c, o, ndirs, dirs);
 	if (!r)
 		g = groups_make(&c, &ng);
+	/* the merge's directory, where the reports may go; then the reports' files, before
+	 * the chart's next to them: a path that cannot be written is said as given */
 	if (!r && o->merge)
 		r = merge_write(&c, o->merge);
+	if (!r && o->markdown)
+		r = write_file(o->markdown, &md);
+	if (!r && o->json)
+		r = write_file(o->json, &js);
 	if (!r && o->markdown && o->chart)
 		r = chart(&c, g, ng, o->markdown, o->chart, &para, &svg);
-	if (!r && (o->markdown || !o->json)) {
-		f = stdout;
-		if (o->markdown)
-			r = write_file(o->markdown, &f);
-		if (!r)
-			markdown(f, &c, g, ng, para);
-		if (!r && o->markdown)
-			r = close_file(o->markdown, f);
-	}
-	if (!r && o->json) {
-		r = write_file(o->json, &f);
-		if (!r) {
-			json_report(f, &c, g, ng);
-			r = close_file(o->json, f);
-		}
-	}
+	if (!r && md)
+		markdown(md, &c, g, ng, para);
+	if (!r && js)
+		json_report(js, &c, g, ng);
+	if (md && o->markdown && close_file(o->markdown, md))
+		r = 2;
+	if (js && close_file(o->json, js))
+		r = 2;
 	/* what was written, when it went to files */
 	if (!r && o->merge)
 		printf("merged: %s\n", o->merge);
