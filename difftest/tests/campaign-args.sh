@@ -86,6 +86,10 @@ merge-wall)
 	run 0 --merge "$t/s1,$t/s2" --out "$t/m" --build "$build"
 	grep -qx 'Wall time: 2 shards, the longest 25 s, 40 s in all\.' "$t/m/report.md" ||
 		fail "report.md: $(grep '^Wall time' "$t/m/report.md")"
+	# the same as JSON next to it (difftest report -j)
+	has out "^json: $t/m/report\\.json\$"
+	python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); assert j["campaign"]["wall_seconds"] == 40 and j["campaign"]["wall_longest"] == 25 and [r["ops"] for r in j["rows"]] == [60], j' \
+		"$t/m/report.json" >"$t/err" 2>&1 || fail "report.json: $(cat "$t/err")"
 	;;
 chart | chart-no-gnuplot)
 	# the report's chart, on the merge of two made-up shards (as merge-wall): stock and
@@ -130,6 +134,7 @@ chart | chart-no-gnuplot)
 		# --report elsewhere: the chart next to it
 		run 0 --merge "$t/s1,$t/s2" --out "$t/m2" --report "$t/r/mine.md" --build "$build"
 		ls "$t"/r/mine-chart-*.svg >/dev/null 2>&1 || fail "no $t/r/mine-chart-LINE.svg: $(ls "$t/r")"
+		[ -s "$t/r/mine.json" ] || fail "no $t/r/mine.json next to mine.md: $(ls "$t/r")"
 		grep -qE "^!\[.*\]\(mine-chart-$line\\.svg\)\$" "$t/r/mine.md" || fail "mine.md does not link its chart"
 		[ ! -e "$t/m2/report.md" ] || fail "a report in --out with --report elsewhere"
 	else
