@@ -660,23 +660,6 @@ static int cmd_gen(int argc, char **argv)
 
 /* ---- compare ---- */
 
-static void class_of(const char *name, char *buf, size_t len)
-{
-	/* scenario scripts are named scn.NAME[...]: class NAME; random.*: random */
-	size_t n;
-
-	if (!strncmp(name, "scn.", 4)) {
-		name += 4;
-		n = strcspn(name, ".~");
-	} else {
-		n = strcspn(name, ".~");
-	}
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, name, n);
-	buf[n] = 0;
-}
-
 static int count_ops(const struct dt_script *s)
 {
 	int n = 0;
@@ -706,7 +689,7 @@ static struct cls *class_get(struct tally *t, const char *script)
 	char name[DT_NAME_MAX];
 	struct cls *c;
 
-	class_of(script, name, sizeof(name));
+	dt_script_class(script, name, sizeof(name));
 	for (int j = 0; j < t->ncl; j++)
 		if (!strcmp(t->cl[j].name, name))
 			return &t->cl[j];
