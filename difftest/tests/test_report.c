@@ -191,21 +191,20 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("difftest report");
+	const TTest *const tests[] = {
+		t_word_decode, t_what_one_op, t_what_par, t_what_other, t_json_strings,
+		t_json_nesting,
+	};
 	TCase *tc = tcase_create("report");
-	SRunner *sr;
-	int nf;
+	Suite *s = suite_create("difftest report");
+	SRunner *sr = srunner_create(s);
+	int failed;
 
-	tcase_add_test(tc, t_word_decode);
-	tcase_add_test(tc, t_what_one_op);
-	tcase_add_test(tc, t_what_par);
-	tcase_add_test(tc, t_what_other);
-	tcase_add_test(tc, t_json_strings);
-	tcase_add_test(tc, t_json_nesting);
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		tcase_add_test(tc, tests[i]);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
+	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
-	return nf ? 1 : 0;
+	return failed ? 1 : 0;
 }

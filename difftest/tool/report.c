@@ -1508,9 +1508,12 @@ static void json_divergence(struct json *j, const char *why, const char *what)
 	json_string(j, "text", what);
 }
 
-/* "NAME (k=v ...)": the contract's name, and its full text. */
-static void json_contract(struct json *j, const char *full)
+/* Where a row or a divergence is: the kernel, the mode, the contract ("NAME (k=v ...)":
+ * its name, and its full text). */
+static void json_where(struct json *j, const char *kernel, const char *fs, const char *full)
 {
+	json_string(j, "kernel", kernel);
+	json_string(j, "fs", fs);
 	json_stringn(j, "contract", full, strcspn(full, " "));
 	json_string(j, "contract_full", full);
 }
@@ -1537,10 +1540,8 @@ static void json_scripts(struct json *j, const struct sfile *s)
 
 			if (e && sscanf(head, "%63s %31s", kernel, fs) == 2) {
 				json_object(j, "divergence");
-				json_string(j, "kernel", kernel);
-				json_string(j, "fs", fs);
 				*w = 0;
-				json_contract(j, ct + 10);
+				json_where(j, kernel, fs, ct + 10);
 				*e = 0;
 				json_divergence(j, w + 2, e + 3);
 				json_end(j);
@@ -1555,17 +1556,6 @@ static void json_scripts(struct json *j, const struct sfile *s)
 	}
 	json_end(j);
 	free(text);
-}
-
-static void class_of(const char *name, char *buf, size_t len)
-{
-	/* compare's classes: scn.NAME[...] is NAME; random.s1.2: random */
-	size_t n;
-
-	if (!strncmp(name, "scn.", 4))
-		name += 4;
-	n = strcspn(name, ".~");
-	snprintf(buf, len, "%.*s", (int)n, name);
 }
 
 static void json_report(FILE *f, const struct campaign *c, const struct group *g, int ng)
@@ -1600,9 +1590,7 @@ static void json_report(FILE *f, const struct campaign *c, const struct group *g
 	json_array(&j, "rows");
 	for (int k = 0; k < ng; k++) {
 		json_object(&j, NULL);
-		json_string(&j, "kernel", g[k].kernel);
-		json_string(&j, "fs", g[k].fs);
-		json_contract(&j, g[k].contract);
+		json_where(&j, g[k].kernel, g[k].fs, g[k].contract);
 		json_int(&j, "ops", g[k].ops);
 		json_int(&j, "scripts", g[k].scripts);
 		json_int(&j, "divergent", g[k].div);
@@ -1661,9 +1649,7 @@ static void json_report(FILE *f, const struct campaign *c, const struct group *g
 
 		for (int i = 0; i < cf->ncut; i++) {
 			json_object(&j, NULL);
-			json_string(&j, "kernel", cf->kernel);
-			json_string(&j, "fs", cf->fs);
-			json_contract(&j, cf->contract);
+			json_where(&j, cf->kernel, cf->fs, cf->contract);
 			json_string(&j, "script", cf->cut[i].script);
 			json_int(&j, "from_op", cf->cut[i].from);
 			json_int(&j, "to_op", cf->cut[i].to);
@@ -1682,11 +1668,9 @@ static void json_report(FILE *f, const struct campaign *c, const struct group *g
 			const struct divline *d = &cf->div[i];
 			char cls[DT_NAME_MAX];
 
-			class_of(d->script, cls, sizeof(cls));
+			dt_script_class(d->script, cls, sizeof(cls));
 			json_object(&j, NULL);
-			json_string(&j, "kernel", cf->kernel);
-			json_string(&j, "fs", cf->fs);
-			json_contract(&j, cf->contract);
+			json_where(&j, cf->kernel, cf->fs, cf->contract);
 			json_string(&j, "kind", d->kind);
 			json_string(&j, "script", d->script);
 			json_string(&j, "class", cls);
