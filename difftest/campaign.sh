@@ -60,7 +60,8 @@
 #                       I = 1..N run every script once between them, on as many machines
 #   --merge D1,...,DN   no guest: merge the --out directories of the N shards of one
 #                       campaign into the report one run would have written (into --out;
-#                       exit status as the shards' worst)
+#                       exit status as the shards' worst), with difftest report (the
+#                       host tool: --build's, or built)
 #   --dry-run           make and check the batches (in --out) and print what would run
 #                       (the runner, its accelerator, --runner qemu's command line): no
 #                       module is built, no guest booted (not even KVM's probe)
