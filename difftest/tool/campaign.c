@@ -661,8 +661,7 @@ static int infos_read(struct campaign *c, const char *merge)
 	return r;
 }
 
-int rp_campaign_read(struct campaign *c, const struct report_opts *o, int ndirs,
-			 char **dirs)
+int rp_campaign_read(struct campaign *c, const struct report_opts *o, int ndirs, char **dirs)
 {
 	int r;
 

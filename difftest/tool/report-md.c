@@ -20,15 +20,6 @@
 
 /* ---- the chart ---- */
 
-/* The guests' ops/s on a mode's batch, "-" without a time. */
-static void ops_per_s(const struct group *g, char *buf, size_t len)
-{
-	if (g->speed && g->speed->secs > 0)
-		snprintf(buf, len, "%.1f", (double)g->speed->ops / g->speed->secs);
-	else
-		snprintf(buf, len, "-");
-}
-
 /* Is @prog a program that runs (a path, or a name on PATH)? */
 static int runnable(const char *prog)
 {
@@ -49,7 +40,7 @@ static int runnable(const char *prog)
 	return 0;
 }
 
-/* @s in gnuplot's single quotes (a quote doubled) appended to @out. */
+/* @s in gnuplot's single quotes (a quote in it doubled), a new string. */
 static char *gp_quote(const char *s)
 {
 	size_t n = strlen(s), q = 0;
@@ -117,7 +108,7 @@ static long file_size(const char *path)
  * a missing or failing gnuplot is said in the paragraph and on stderr.
  */
 int rp_chart(const struct campaign *c, const struct group *g, int ng, const char *md,
-		 const char *script, char **para, char **svg_out)
+	     const char *script, char **para, char **svg_out)
 {
 	const char *gp = getenv("DT_GNUPLOT"), *line = rp_info_str(&c->info[0], "line");
 	const char *slash = strrchr(md, '/');
@@ -198,6 +189,15 @@ out:
 
 /* ---- the Markdown ---- */
 
+/* The guests' ops/s on a mode's batch, "-" without a time. */
+static void ops_per_s(const struct group *g, char *buf, size_t len)
+{
+	if (g->speed && g->speed->secs > 0)
+		snprintf(buf, len, "%.1f", (double)g->speed->ops / g->speed->secs);
+	else
+		snprintf(buf, len, "-");
+}
+
 /* "A, B, C": the switches of the patched contract. */
 static void patched_switches(char *buf, size_t len)
 {
@@ -235,7 +235,7 @@ static const char *cut_summary(const struct cmpfile *cf)
 }
 
 void rp_markdown(FILE *f, const struct campaign *c, const struct group *g, int ng,
-		     const char *chart_para)
+		 const char *chart_para)
 {
 	const struct info *in = &c->info[0];
 	const char *line = rp_info_str(in, "line"), *custom = rp_info_str(in, "custom");
