@@ -38,7 +38,8 @@
 #   --bug NAME          plant a mistake in the model (sample_raw, no_sb_err, ...): the run
 #                       then must find divergences (shows the checker bites)
 #   --out DIR           default: $LIBERRSEQ_CACHE/difftest/campaign
-#   --report FILE       Markdown report (default: OUT/report.md)
+#   --report FILE       Markdown report (default: OUT/report.md); the same as JSON next to
+#                       it, FILE without .md plus .json (difftest report writes both)
 #   --save-cases        copy minimal divergent scripts to difftest/cases/ (default unless --ci;
 #                       installed: to OUT/cases/)
 #   --build DIR         cmake build tree holding difftest/difftest and difftest/dtguest
@@ -59,7 +60,8 @@
 #                       I = 1..N run every script once between them, on as many machines
 #   --merge D1,...,DN   no guest: merge the --out directories of the N shards of one
 #                       campaign into the report one run would have written (into --out;
-#                       exit status as the shards' worst)
+#                       exit status as the shards' worst), with difftest report (the
+#                       host tool: --build's, or built)
 #   --dry-run           make and check the batches (in --out) and print what would run
 #                       (the runner, its accelerator, --runner qemu's command line): no
 #                       module is built, no guest booted (not even KVM's probe)
@@ -165,201 +167,40 @@ if [ -n "$merge" ]; then
 fi
 out=${out:-$DT_CACHE/campaign}
 report=${report:-$out/report.md}
+json=${report%.md}.json
 cases_dir=$DT_DIR/cases
 [ -z "$DT_INSTALLED" ] || cases_dir=$out/cases
 mkdir -p "$out"
-rm -f "$out"/rows.tsv "$out"/div-* "$out"/compare-* "$out"/cases-*.dt "$out"/campaign.info "$out"/speed.tsv "$out"/wall.tsv
+rm -f "$out"/rows.tsv "$out"/div-* "$out"/compare-* "$out"/cases-*.dt "$out"/campaign.info "$out"/speed.tsv "$out"/wall.tsv "$json"
 t_start=$(date +%s)
 progress() { printf '[difftest %4ss] %s\n' $(($(date +%s) - t_start)) "$*" >&2; }
 
-# write_report WALLTEXT: $report from $out/rows.tsv and the divergent scripts in $out; its
-# chart (chart.gp: ops, divergent, attributed and unexplained scripts per row of the first
-# table) next to it, REPORT-chart-LINE.svg from REPORT-chart-LINE.dat (LINE: the kernel
-# line, so that reports of several lines can share a directory), linked from the report;
-# without gnuplot (DT_GNUPLOT: the one to use), the report says it was not drawn
-write_report() {
-	local cbase cdir cdat csvg gp=${DT_GNUPLOT:-gnuplot}
-	cbase=$(basename "${report%.md}")-chart-$KLINE
-	cdir=$(dirname "$report")
-	cdat=$cdir/$cbase.dat csvg=$cdir/$cbase.svg
-	mkdir -p "$cdir"
-	rm -f "$cdat" "$csvg"
-	{
-		echo "# difftest report: Linux $KLINE"
+# report CONTEXT DIR... [-M OUT]: difftest report of the campaign in DIR (a merge: the shards'
+# DIRs, -M OUT): $report, the Markdown report; its chart (chart.gp) next to it as
+# REPORT-chart-LINE.svg (LINE: the kernel line, so that reports of several lines can share
+# a directory), said in the report when gnuplot (DT_GNUPLOT: the one to use) is missing or
+# fails; $json, the same as JSON. Then the tables, and what was written, on stdout.
+# difftest report's messages are said as campaign.sh's: an error after CONTEXT, exit 2.
+report() {
+	local ctx=$1 rc=0
+	shift
+	mkdir -p "$(dirname "$report")" "$(dirname "$json")"
+	"$DT" report -m "$report" -g "$DT_DIR/chart.gp" -j "$json" "$@" >"$out/report.out" \
+		2>"$out/report.err" || rc=$?
+	sed -e 's/^difftest report: warning: /campaign.sh: warning: /' \
+		-e "s/^difftest report: /campaign.sh: error: $ctx/" "$out/report.err" >&2
+	if [ $rc -eq 0 ]; then
 		echo
-		echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') by difftest/campaign.sh on $([ -n "$custom_bz" ] && echo "the kernel $custom_bz" || echo "Debian's $LINUX_SOURCE_PKG $LINUX_SOURCE_VERSION (stock, and patched with kernel-port/$KLINE)"): $([ -n "$scriptlist" ] && echo "the scripts of $scriptlist" || echo "seed $seed, $ops random ops per filesystem mode ($per per script)")$([ $scenarios = 1 ] && echo ', plus the scenarios in difftest/scenarios')$([ -n "$bug" ] && echo ", model with planted bug **$bug**")$([ "$sn" = 1 ] || echo ", shard $si of $sn")."
-		echo
-		echo "| kernel | filesystem mode | contract | ops | scripts | divergent scripts | attributed | unexplained | guest ops/s |"
-		echo "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-		# the one table first: per kernel, mode and contract (attributed: explained by
-		# contract switches; unexplained: by none); ops/s of the guest on the batch
-		awk -F'\t' -v dat="$cdat" '
-		FILENAME ~ /speed.tsv$/ { o[$1 "\t" $2] += $3; t[$1 "\t" $2] += $4; next }
-		{ key = $1 "\t" $2 "\t" $3; if (!(key in ops)) keys[++nk] = key
-		  ops[key] += $5; sc[key] += $6; dv[key] += $7
-		  if (match($9, /unexplained:[0-9]+/)) un[key] += substr($9, RSTART + 12, RLENGTH - 12) }
-		END {
-			for (i = 1; i <= nk; i++) {
-				k = keys[i]; split(k, p, "\t"); c = p[3]; sub(/ .*/, "", c)
-				km = p[1] "\t" p[2]
-				r = (km in t) && t[km] > 0 ? sprintf("%.1f", o[km] / t[km]) : "-"
-				printf "| %s | %s | %s | %d | %d | %d | %d | %d | %s |\n", p[1], p[2], c,
-					ops[k], sc[k], dv[k], dv[k] - un[k], un[k], r
-				if (i == 1) print "# mode kernel/contract, ops, scripts, divergent, attributed, unexplained" > dat
-				printf "\"%s %s/%s\" %d %d %d %d %d\n", p[2], p[1], c, ops[k], sc[k], dv[k], dv[k] - un[k], un[k] > dat
-			}
-		}' $([ -s "$out/speed.tsv" ] && echo "$out/speed.tsv") "$out/rows.tsv"
-		echo
-		# the chart of that table
-		if [ ! -s "$cdat" ]; then
-			echo "Chart: none (no rows)."
-		elif ! command -v "$gp" >/dev/null 2>&1; then
-			echo "Chart: not drawn: gnuplot is not installed (Debian: gnuplot-nox); its data: [$cbase.dat]($cbase.dat)."
-			echo "campaign.sh: warning: no chart in the report: gnuplot is not installed (Debian: gnuplot-nox)" >&2
-		elif "$gp" -e "dat='${cdat//\'/\'\'}'; out='${csvg//\'/\'\'}'; ttl='difftest: Linux ${KLINE//\'/\'\'}'" \
-			"$DT_DIR/chart.gp" 2>"$cdat.err" && [ -s "$csvg" ]; then
-			echo "![ops and divergent scripts (attributed, unexplained) per filesystem mode, kernel and contract]($cbase.svg)"
-		else
-			echo "Chart: not drawn: gnuplot failed: $(grep -m1 . "$cdat.err" || echo "no $csvg"); its data: [$cbase.dat]($cbase.dat)."
-			echo "campaign.sh: warning: no chart in the report: gnuplot failed (its messages: $cdat.err)" >&2
-		fi
-		[ ! -s "$csvg" ] || rm -f "$cdat.err"
-		echo
-		# the campaign's own speed: ops over the wall time of the guest runs (boots
-		# included; guests run at once), per kernel (summed over a merge's shards)
-		[ ! -s "$out/wall.tsv" ] || awk -F'\t' '
-		{ if (!($1 in o)) ks[++nk] = $1; o[$1] += $2; w[$1] += $3; g[$1] = $4 }
-		END {
-			printf "Guest ops/s: ops per second of a guest on the batch (its own clock). Wall:"
-			for (i = 1; i <= nk; i++) {
-				k = ks[i]
-				printf "%s %s %d ops in %d s, %.1f ops/s (%d guest(s) at once, boots included)",
-					(i > 1 ? ";" : ""), k, o[k], w[k], (w[k] > 0 ? o[k] / w[k] : 0), g[k]
-			}
-			print "."
-		}' "$out/wall.tsv"
-		[ ! -s "$out/wall.tsv" ] || echo
-		echo "Contract \`stock\`: Linux $KLINE as released. Contract \`patched\`: md_cursor, keep_unseen, syncfs_locked, syncfs_cursor_only, syncfs_bdev_cursor, md_once, fat_md_once, mount_forgets, remount_since (see difftest/README.md). Divergent scripts are attributed to the smallest set of contract switches that, turned off, makes the kernel agree (the first such set in the order above)."
-		# scripts a per-line rule cut short (the model stops where the kernel leaves
-		# what it follows): counted, never passed silently
-		# (a merge has them in the shards' directories, one line per shard)
-		cutlines=()
-		for f in "$out"/compare-*.txt $([ -z "$merge" ] || printf '%s/compare-*.txt ' "${mdirs[@]}"); do
-			case "$f" in */compare-final-*) continue ;; esac
-			[ -f "$f" ] && grep -q '^CUT ' "$f" || continue
-			cutlines+=("- $(basename "$f" .txt | sed 's/^compare-//')$([ -z "$merge" ] || echo " (shard $(dirname "$f"))"): $(tail -n 1 "$f" | sed 's/.*divergent, //')")
-		done
-		if [ ${#cutlines[@]} -gt 0 ]; then
-			echo
-			echo "Cut short by a per-line rule (difftest/README.md, \"Kernel lines\"); the ops after the cut were not compared:"
-			echo
-			printf '%s\n' "${cutlines[@]}"
-		fi
-		echo
-		# sections in the order the campaign ran them; classes by name, so that a
-		# merge of shards and one run print the same table
-		awk -F'\t' '
-		{ key = $1 "\t" $2 "\t" $3; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
-		  row[key, $4] = $0; nc[key]++; cl[key, nc[key]] = $4 }
-		END {
-			for (i = 1; i <= nk; i++) {
-				k = keys[i]
-				split(k, p, "\t")
-				printf "## kernel %s, %s, contract %s\n\n", p[1], p[2], p[3]
-				print "| scenario class | ops | scripts | divergent scripts | attributed to |"
-				print "| --- | ---: | ---: | ---: | --- |"
-				n = nc[k]
-				for (j = 2; j <= n; j++)
-					for (m = j; m > 1 && cl[k, m - 1] > cl[k, m]; m--) {
-						t = cl[k, m]; cl[k, m] = cl[k, m - 1]; cl[k, m - 1] = t
-					}
-				to = 0; ts = 0; td = 0
-				for (j = 1; j <= n; j++) {
-					split(row[k, cl[k, j]], f, "\t")
-					why = f[9]; gsub(/[a-z_]+:0,?/, "", why); sub(/,$/, "", why)
-					printf "| %s | %d | %d | %d | %s |\n", f[4], f[5], f[6], f[7], (f[7] > 0 ? why : "")
-					to += f[5]; ts += f[6]; td += f[7]
-				}
-				printf "| **total** | **%d** | **%d** | **%d** | |\n\n", to, ts, td
-			}
-		}' "$out/rows.tsv"
-		any=0
-		for f in "$out"/cases-*.dt "$out"/div-*.dt; do
-			[ -s "$f" ] || continue
-			case "$f" in */div-*) [ -s "$out/cases-$(basename "$f" | sed 's/^div-//')" ] && continue ;; esac
-			if [ $any = 0 ]; then echo "## Divergences: minimal scripts"; echo; any=1; fi
-			echo "### $(basename "$f" .dt | sed 's/^cases-//; s/^div-//')"
-			echo
-			echo '```'
-			cat "$f"
-			echo '```'
-			echo
-		done
-		[ $any = 1 ] || { echo "No divergences."; echo; }
-		echo "$1"
-	} >"$report"
-	echo
-	sed -n '/^| kernel | filesystem mode/,/^$/p' "$report"
-	sed -n '/^## kernel/,/^## Divergences/p' "$report" | grep -v '^## Divergences'
-	echo "report: $report"
-	[ ! -s "$csvg" ] || echo "chart: $csvg"
+		sed -n '/^| kernel | filesystem mode/,/^$/p' "$report"
+		sed -n '/^## kernel/,/^## Divergences/p' "$report" | grep -v '^## Divergences'
+		cat "$out/report.out"
+	fi
+	rm -f "$out/report.out" "$out/report.err"
+	[ $rc -eq 0 ] || exit 2
 }
 
 # info KEY FILE: a value of a shard's campaign.info
 info() { sed -n "s/^$1=//p" "$2"; }
-
-# --- merge of shards: sums of rows.tsv, the shards' divergent scripts side by side
-if [ -n "$merge" ]; then
-	IFS=, read -r -a mdirs <<<"$merge"
-	first=${mdirs[0]}/campaign.info
-	[ -f "$first" ] || die "--merge: no $first (not a finished campaign --out directory)"
-	sn=$(info shards "$first")
-	[ "${#mdirs[@]}" = "$sn" ] ||
-		die "--merge: $first says $sn shard(s), ${#mdirs[@]} director(ies) given"
-	declare -A got=()
-	status=0 wall_max=0 wall_sum=0
-	for d in "${mdirs[@]}"; do
-		f=$d/campaign.info
-		[ -f "$f" ] || die "--merge: no $f (not a finished campaign --out directory)"
-		for key in seed ops per fs kernels line contract scenarios scripts bug shards; do
-			[ "$(info $key "$f")" = "$(info $key "$first")" ] ||
-				die "--merge: $d and ${mdirs[0]} differ in $key ($(info $key "$f") / $(info $key "$first")): not shards of one campaign"
-		done
-		i=$(info shard "$f")
-		[ -z "${got[$i]:-}" ] || die "--merge: shard $i/$sn given twice (${got[$i]}, $d)"
-		got[$i]=$d
-		[ "$(info status "$f")" = 0 ] || status=1
-		w=$(info wall "$f")
-		wall_sum=$((wall_sum + w))
-		[ "$w" -le "$wall_max" ] || wall_max=$w
-	done
-	seed=$(info seed "$first") ops=$(info ops "$first") per=$(info per "$first")
-	# the report is one run's (no "shard I of N" in its header), its wall time the shards'
-	scenarios=$(info scenarios "$first") bug=$(info bug "$first") si=1 sn=1 nshards=${#mdirs[@]}
-	scriptlist=$(info scripts "$first")
-	awk -F'\t' -v OFS='\t' '
-	{ key = $1 OFS $2 OFS $3 OFS $4
-	  if (!(key in row)) { keys[++nk] = key; row[key] = 1 }
-	  for (c = 5; c <= 8; c++) sum[key, c] += $c
-	  n = split($9, w, ","); for (j = 1; j <= n; j++) { split(w[j], kv, ":"); if (!((key, kv[1]) in why)) names[key] = names[key] " " kv[1]; why[key, kv[1]] += kv[2] } }
-	END {
-		for (i = 1; i <= nk; i++) {
-			k = keys[i]; s = ""
-			m = split(names[k], nm, " ")
-			for (j = 1; j <= m; j++) s = s nm[j] ":" why[k, nm[j]] (j < m ? "," : "")
-			print k, sum[k, 5], sum[k, 6], sum[k, 7], sum[k, 8], s
-		}
-	}' "${mdirs[@]/%//rows.tsv}" >"$out/rows.tsv"
-	for d in "${mdirs[@]}"; do
-		[ ! -f "$d/speed.tsv" ] || cat "$d/speed.tsv" >>"$out/speed.tsv"
-		[ ! -f "$d/wall.tsv" ] || cat "$d/wall.tsv" >>"$out/wall.tsv"
-		for f in "$d"/cases-*.dt "$d"/div-*.dt; do
-			[ -s "$f" ] && cat "$f" >>"$out/$(basename "$f")"
-		done
-	done
-	write_report "Wall time: $nshards shards, the longest $wall_max s, $wall_sum s in all."
-	exit $status
-fi
 
 # --- host tools: --build's; installed, the installed ones; else built from this checkout
 if [ -n "$build" ]; then
@@ -373,10 +214,25 @@ else
 	nice cmake --build "$build" -j"$(nproc)" --target difftest dtguest >/dev/null
 	DT=$build/difftest/difftest GUEST=$build/difftest/dtguest
 fi
-[ -x "$DT" ] && [ -x "$GUEST" ] || die "no $DT or $GUEST ($([ -n "$build" ] && echo "build the difftest and dtguest targets" || echo "the install is incomplete: cmake --install again"))"
-# the pieces the guests need, all there before anything is made
-missing=$(dt_missing_pieces | tr '\n' ' ')
+# (a merge needs the host tool only)
+[ -x "$DT" ] && { [ -n "$merge" ] || [ -x "$GUEST" ]; } || die "no $DT or $GUEST ($([ -n "$build" ] && echo "build the difftest and dtguest targets" || echo "the install is incomplete: cmake --install again"))"
+# the pieces the guests need, all there before anything is made (a merge boots none)
+missing=$([ -n "$merge" ] || dt_missing_pieces | tr '\n' ' ')
 [ -z "$missing" ] || die "missing in $(cd "$DT_DIR/.." && pwd): ${missing% }$([ -z "$DT_INSTALLED" ] || echo " (the install is incomplete: cmake --install again)")"
+
+# --- merge of shards: difftest report checks that they are the shards of one campaign,
+# writes their merge into --out (rows.tsv summed; speed.tsv, wall.tsv and the divergent
+# scripts side by side) and the report one run would have written
+if [ -n "$merge" ]; then
+	IFS=, read -r -a mdirs <<<"$merge"
+	report "--merge: " -M "$out" "${mdirs[@]}"
+	# the verdict: the worst shard's
+	status=0
+	for d in "${mdirs[@]}"; do
+		[ "$(info status "$d/campaign.info")" = 0 ] || status=1
+	done
+	exit $status
+fi
 
 # --kernel: the model follows the kernel's line (linux=): --kbuild's kernel.release unless
 # --contract names one. The contract is checked here, once; a version the model has no
@@ -730,12 +586,14 @@ if [ "$save" = 1 ] && [ -z "$bug" ]; then
 	done
 fi
 
-# --- report, and what a merge of shards needs
+# --- what the report and a merge of shards need, then the report
 wall=$(($(date +%s) - t_start))
-write_report "Wall time: $wall s."
 {
 	echo "seed=$seed"; echo "ops=$ops"; echo "per=$per"; echo "fs=$fslist"
 	echo "kernels=${custom_bz:-$kernels}"; echo "line=$KLINE"; echo "contract=$contract"; echo "scenarios=$scenarios"
 	echo "scripts=$scriptlist"; echo "bug=$bug"; echo "shard=$si"; echo "shards=$sn"; echo "wall=$wall"; echo "status=$status"
+	# the kernels: your own (--kernel), or vm/'s flavours built from this Debian source
+	echo "custom=$custom_bz"; echo "source=$([ -n "$custom_bz" ] || echo "$LINUX_SOURCE_PKG $LINUX_SOURCE_VERSION")"
 } >"$out/campaign.info"
+report "report: " "$out"
 exit $status

@@ -1,6 +1,7 @@
 # gnuplot -e "dat='FILE.dat'; out='FILE.svg'; ttl='TITLE'" difftest/chart.gp
-# The campaign report's chart (campaign.sh, write_report): one bar group per row of the
-# report's first table (kernel, filesystem mode, contract), from FILE.dat, whose columns are
+# The campaign report's chart (difftest report -g, tool/report.c): one bar group per row
+# of the report's first table (kernel, filesystem mode, contract), from FILE.dat, whose
+# columns are
 #   "mode kernel/contract"  ops  scripts  divergent  attributed  unexplained
 # Top: the ops run. Bottom: the divergent scripts, stacked: attributed (explained by
 # contract switches) and unexplained (by none); the number over each bar is the divergent

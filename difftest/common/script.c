@@ -37,6 +37,19 @@ static const struct {
 	{"EUCLEAN", EUCLEAN}, {"EOPNOTSUPP", EOPNOTSUPP},
 };
 
+void dt_script_class(const char *name, char *buf, size_t len)
+{
+	size_t n;
+
+	if (!strncmp(name, "scn.", 4))
+		name += 4;
+	n = strcspn(name, ".~");
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, name, n);
+	buf[n] = 0;
+}
+
 const char *dt_errname(int err, char *buf, size_t len)
 {
 	if (err == 0)

@@ -161,6 +161,9 @@ void dt_op_format(const struct dt_op *op, char *buf, size_t len);
 void dt_script_print(FILE *f, const struct dt_script *s);
 /* Re-check the descriptor discipline of a script (after shrinking). 0 = ok. */
 int dt_script_valid(const struct dt_script *s);
+/* The scenario class of a script named @name (compare's tables, the report): a scenario
+ * scn.NAME[.I][~rRcN] is NAME; a random script PREFIX.sSEED.I is PREFIX. */
+void dt_script_class(const char *name, char *buf, size_t len);
 
 const char *dt_opname(enum dt_opcode c);
 /* errno <-> name ("EIO", "ENOSPC", ..., or a decimal number). */

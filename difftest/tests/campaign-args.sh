@@ -83,9 +83,13 @@ merge-wall)
 		printf 'stock\text2\tstock\trandom\t30\t1\t0\t0\tmd_cursor:0,several_switches:0,unexplained:0\n' \
 			>"$t/s$i/rows.tsv"
 	done
-	run 0 --merge "$t/s1,$t/s2" --out "$t/m"
+	run 0 --merge "$t/s1,$t/s2" --out "$t/m" --build "$build"
 	grep -qx 'Wall time: 2 shards, the longest 25 s, 40 s in all\.' "$t/m/report.md" ||
 		fail "report.md: $(grep '^Wall time' "$t/m/report.md")"
+	# the same as JSON next to it (difftest report -j)
+	has out "^json: $t/m/report\\.json\$"
+	python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); assert j["campaign"]["wall_seconds"] == 40 and j["campaign"]["wall_longest"] == 25 and [r["ops"] for r in j["rows"]] == [60], j' \
+		"$t/m/report.json" >"$t/err" 2>&1 || fail "report.json: $(cat "$t/err")"
 	;;
 chart | chart-no-gnuplot)
 	# the report's chart, on the merge of two made-up shards (as merge-wall): stock and
@@ -110,7 +114,7 @@ chart | chart-no-gnuplot)
 	line='[0-9]+\.[0-9]+'
 	if [ "$case_" = chart ]; then
 		command -v gnuplot >/dev/null || { echo "SKIP: gnuplot is not installed (Debian: gnuplot-nox; scripts/deps.sh difftest)"; exit 77; }
-		run 0 --merge "$t/s1,$t/s2" --out "$t/m"
+		run 0 --merge "$t/s1,$t/s2" --out "$t/m" --build "$build"
 		has out '^report: '"$t/m/report\.md\$"
 		has out "^chart: $t/m/report-chart-$line\\.svg\$"
 		svg=$(ls "$t"/m/report-chart-*.svg)
@@ -128,12 +132,13 @@ chart | chart-no-gnuplot)
 		grep -v '^#' "${svg%.svg}.dat" | cmp -s - "$t/want" || fail "$(basename "${svg%.svg}.dat"): $(cat "${svg%.svg}.dat")"
 		grep -q '^| patched | tmpfs | patched | 50 | 2 | 1 | 0 | 1 | - |$' "$t/m/report.md" || fail "report.md's table"
 		# --report elsewhere: the chart next to it
-		run 0 --merge "$t/s1,$t/s2" --out "$t/m2" --report "$t/r/mine.md"
+		run 0 --merge "$t/s1,$t/s2" --out "$t/m2" --report "$t/r/mine.md" --build "$build"
 		ls "$t"/r/mine-chart-*.svg >/dev/null 2>&1 || fail "no $t/r/mine-chart-LINE.svg: $(ls "$t/r")"
+		[ -s "$t/r/mine.json" ] || fail "no $t/r/mine.json next to mine.md: $(ls "$t/r")"
 		grep -qE "^!\[.*\]\(mine-chart-$line\\.svg\)\$" "$t/r/mine.md" || fail "mine.md does not link its chart"
 		[ ! -e "$t/m2/report.md" ] || fail "a report in --out with --report elsewhere"
 	else
-		DT_GNUPLOT=$t/no-gnuplot run 0 --merge "$t/s1,$t/s2" --out "$t/m"
+		DT_GNUPLOT=$t/no-gnuplot run 0 --merge "$t/s1,$t/s2" --out "$t/m" --build "$build"
 		has err '^campaign\.sh: warning: no chart in the report: gnuplot is not installed \(Debian: gnuplot-nox\)$'
 		grep -qE "^Chart: not drawn: gnuplot is not installed \\(Debian: gnuplot-nox\\); its data: \\[report-chart-$line\\.dat\\]\\(report-chart-$line\\.dat\\)\\.\$" \
 			"$t/m/report.md" || fail "report.md does not say the chart was not drawn"
@@ -143,7 +148,7 @@ chart | chart-no-gnuplot)
 		# a gnuplot that fails: said, with its first message
 		printf '#!/bin/sh\necho "line 1: stand-in gnuplot refuses" >&2\nexit 1\n' >"$t/bad-gnuplot"
 		chmod +x "$t/bad-gnuplot"
-		DT_GNUPLOT=$t/bad-gnuplot run 0 --merge "$t/s1,$t/s2" --out "$t/m"
+		DT_GNUPLOT=$t/bad-gnuplot run 0 --merge "$t/s1,$t/s2" --out "$t/m" --build "$build"
 		has err '^campaign\.sh: warning: no chart in the report: gnuplot failed \(its messages: .*report-chart-.*\.dat\.err\)$'
 		grep -qE "^Chart: not drawn: gnuplot failed: line 1: stand-in gnuplot refuses; its data: \\[report-chart-$line\\.dat\\]" \
 			"$t/m/report.md" || fail "report.md does not say gnuplot failed"

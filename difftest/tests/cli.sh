@@ -9,7 +9,7 @@ DT=$1 case_=$2 version=${3:-}
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 scn=$here/../scenarios
-cmds="check predict gen batch compare shrink help"
+cmds="check predict gen batch compare shrink report help"
 what=difftest
 target() { "$DT" "$@"; }
 . "$here/../../scripts/tests/cmdcheck.sh"
@@ -106,7 +106,7 @@ long-options)
 unknown-command)
 	for a in frobnicate "help frobnicate"; do
 		run 2 $a
-		has err "^difftest: unknown command 'frobnicate' \\(commands: check, predict, gen, batch, compare, shrink, help\\)$"
+		has err "^difftest: unknown command 'frobnicate' \\(commands: check, predict, gen, batch, compare, shrink, report, help\\)$"
 		empty out
 	done
 	;;

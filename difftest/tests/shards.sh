@@ -19,8 +19,8 @@ st1=0 sa=0 sb=0 sm=0
 "${c[@]}" --out "$out/one" || st1=$?
 "${c[@]}" --shard 1/2 --out "$out/s1" || sa=$?
 "${c[@]}" --shard 2/2 --out "$out/s2" || sb=$?
-"$here/../campaign.sh" --merge "$out/s1,$out/s2" --out "$out/merged" || sm=$?
-# classes of the single run's batch that race two threads (difftest's class_of())
+"$here/../campaign.sh" --merge "$out/s1,$out/s2" --out "$out/merged" --build "$build" || sm=$?
+# classes of the single run's batch that race two threads (common/script.c, dt_script_class())
 racy=$(awk '/^script / { c = $2; sub(/^scn\./, "", c); sub(/[.~].*/, "", c) }
 	/^[[:space:]]*par[[:space:]]/ { print c }' "$out/one/batch-ext2.dt" | sort -u | tr '\n' ' ')
 echo "classes with racing threads (divergences not compared): ${racy:-none}"

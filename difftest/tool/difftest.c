@@ -5,7 +5,8 @@
  * scripts. The guest runs are driven by difftest/campaign.sh.
  *
  * The commands and their options are in cmds[] below (difftest --help,
- * difftest CMD --help); each has long options besides the short ones.
+ * difftest CMD --help); each has long options besides the short ones. The report
+ * command's work is in report.c.
  *
  * CONTRACT: stock | patched | a list of switches (see model.h), plus
  * bug=NAME to plant a deliberate mistake (checker-bites tests), and linux=6.1 (default)
@@ -24,6 +25,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "report.h"
 #include "results.h"
 #include "script.h"
 
@@ -203,6 +205,10 @@ static const struct option all_opts[] = {
 	{"ops", required_argument, NULL, 'o'},
 	{"prefix", required_argument, NULL, 'p'},
 	{"real", no_argument, NULL, 'R'},
+	{"markdown", required_argument, NULL, 'm'},
+	{"json", required_argument, NULL, 'j'},
+	{"chart", required_argument, NULL, 'g'},
+	{"merge", required_argument, NULL, 'M'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -215,8 +221,9 @@ static const char *long_name(int c)
 	return "?";
 }
 
-/* Option values: compare's, shrink's, gen's (cmd_gen) */
+/* Option values: compare's, shrink's, gen's (cmd_gen), report's */
 static const char *tsv, *divfile;
+static struct report_opts report_opts;
 static int round = 1;
 static unsigned long long seed = 1;
 static int seed_given, gen_real;
@@ -265,6 +272,10 @@ static int parse_opts(int argc, char **argv)
 		case 'o': gen_ops = (long)number(c, optarg, 1, DT_MAX_OPS); break;
 		case 'p': prefix = optarg; break;
 		case 'R': gen_real = 1; break;
+		case 'm': report_opts.markdown = optarg; break;
+		case 'j': report_opts.json = optarg; break;
+		case 'g': report_opts.chart = optarg; break;
+		case 'M': report_opts.merge = optarg; break;
 		case ':':
 			usage_error("option -%c (--%s) needs a value", optopt, long_name(optopt));
 		default:
@@ -649,23 +660,6 @@ static int cmd_gen(int argc, char **argv)
 
 /* ---- compare ---- */
 
-static void class_of(const char *name, char *buf, size_t len)
-{
-	/* scenario scripts are named scn.NAME[...]: class NAME; random.*: random */
-	size_t n;
-
-	if (!strncmp(name, "scn.", 4)) {
-		name += 4;
-		n = strcspn(name, ".~");
-	} else {
-		n = strcspn(name, ".~");
-	}
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, name, n);
-	buf[n] = 0;
-}
-
 static int count_ops(const struct dt_script *s)
 {
 	int n = 0;
@@ -695,7 +689,7 @@ static struct cls *class_get(struct tally *t, const char *script)
 	char name[DT_NAME_MAX];
 	struct cls *c;
 
-	class_of(script, name, sizeof(name));
+	dt_script_class(script, name, sizeof(name));
 	for (int j = 0; j < t->ncl; j++)
 		if (!strcmp(t->cl[j].name, name))
 			return &t->cl[j];
@@ -1053,6 +1047,20 @@ static int cmd_shrink(int argc, char **argv)
 	return i < 0 ? 2 : 0;
 }
 
+/* ---- report: the campaign's report (tool/report.c) ---- */
+
+static int cmd_report(int argc, char **argv)
+{
+	int i = parse_opts(argc, argv);
+
+	if (i >= argc)
+		usage_error("no DIR given");
+	if (report_opts.chart && !report_opts.markdown)
+		usage_error("-g (--chart) draws the chart next to the Markdown report: it needs -m "
+			    "(--markdown)");
+	return report_run(&report_opts, argc - i, argv + i);
+}
+
 /* ---- the commands ---- */
 
 static int cmd_help(int argc, char **argv);
@@ -1110,6 +1118,34 @@ static const struct cmd cmds[] = {
 	 "  -c, --contract CONTRACT   as compare's\n"
 	 "  -f, --fs FS               as compare's\n"
 	 "  -r, --round ROUND         the round, in the candidates' names (default 1)\n", "cfr"},
+	{"report", cmd_report, "[-m MARKDOWN [-g CHART.gp]] [-j JSON] [-M OUT] DIR...",
+	 "a campaign's report, as Markdown and as JSON",
+	 "Write the report of a campaign from its --out directory DIR (campaign.sh's:\n"
+	 "campaign.info, rows.tsv, speed.tsv, wall.tsv, compare-*.txt, div-*.dt, cases-*.dt):\n"
+	 "a table per kernel, filesystem mode and contract, a table per scenario class, the\n"
+	 "scripts a per-line rule cut short, the minimal divergent scripts. Several DIRs are\n"
+	 "the N shards of one campaign (campaign.sh --shard): their rows are summed and the\n"
+	 "report is the one a single run would have written; DIRs that are not the N shards\n"
+	 "of one campaign (another seed, budget, kernel...; a shard missing or twice) are\n"
+	 "refused. The date in it is now, or SOURCE_DATE_EPOCH's.\n"
+	 "  -m, --markdown FILE       the Markdown report into FILE; with neither -m nor -j\n"
+	 "                            it goes to stdout\n"
+	 "  -g, --chart GP            with -m: the first table's chart, drawn by gnuplot\n"
+	 "                            ($DT_GNUPLOT, else gnuplot) with the script GP\n"
+	 "                            (difftest/chart.gp) as FILE-chart-LINE.svg next to\n"
+	 "                            FILE (LINE: the kernel line), from FILE-chart-LINE.dat;\n"
+	 "                            without gnuplot, or when it fails, the report says so\n"
+	 "  -j, --json FILE           the report as JSON into FILE: every row, every class,\n"
+	 "                            every divergence with its results and the errseq\n"
+	 "                            words of its trace decoded (errno, SEEN, counter)\n"
+	 "  -M, --merge OUT           also write the shards' merge into the directory OUT:\n"
+	 "                            rows.tsv summed, speed.tsv, wall.tsv and the divergent\n"
+	 "                            and minimal scripts (div-*.dt, cases-*.dt) one shard's\n"
+	 "                            after another\n"
+	 "A line per file written on stdout: merged: OUT, report: FILE, chart: SVG, json: FILE.\n"
+	 "Exit status: 0 written; 2 a usage error, a DIR that is not a finished campaign's or\n"
+	 "a file in it that does not parse (FILE:LINE: what), DIRs that are not the shards of\n"
+	 "one campaign.\n", "mjgM"},
 	{"help", cmd_help, "[COMMAND]", "this list, or a command's help", "", ""},
 };
 

@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# usage: report.sh BUILD CASE
+# difftest report, a CASE per ctest (difftest-report-CASE), on campaign directories made
+# here as campaign.sh makes them: recorded guest results (tests/recorded-6.12: the 6.12
+# scenarios on stock and patched, ext2 and ext4-ordered) compared by dt_judge (lib.sh),
+# the stock kernel held to "stock" and "patched", the patched one to "patched"; a
+# campaign.info, speed.tsv and wall.tsv as a run writes them; one minimal script. Each
+# command must exit with the status given AND print the message given; the first that
+# does not prints "FAIL: ..." with its output, and the script exits 1. BUILD: the cmake
+# build tree (difftest/difftest).
+#   markdown  the Markdown and the chart's data are those campaign.sh's awk programs
+#             wrote for that directory (report/expected.md, expected-chart.dat, made by
+#             campaign.sh before difftest report existed); a chart drawn when gnuplot
+#             is there, said not drawn when it is not
+#   merge     the directory as two shards: merged (rows.tsv, the scripts) and reported
+#             as campaign.sh --merge did (report/expected-merge.md, -rows.tsv)
+#   json      the JSON parses; its rows, classes, divergences and cut scripts are those
+#             of rows.tsv and the compare outputs, every one (report-json.py)
+#   decode    the errseq words of a divergence decoded: a racing fsync's no-op event
+#             (tests/tampered/noop-wrong-word.log) 0x2005 is EIO, not seen, counter 1;
+#             scripts the guest did not finish or run (tests/tampered/cut-mid-op.log) are
+#             in the JSON as incomplete and missing
+#   errors    what is not a campaign directory, or not the shards of one, is refused
+#             with exit status 2 and says what and where (FILE:LINE)
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$1 case_=$2
+DT=$build/difftest/difftest
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+what="difftest report"
+target() { "$DT" report "$@"; }
+. "$here/../../scripts/tests/cmdcheck.sh"
+# the fixtures' progress lines (dt_judge) are not this test's
+progress() { :; }
+. "$here/../lib.sh"
+# the report's date (SOURCE_DATE_EPOCH): 2026-12-07 06:23 UTC
+export SOURCE_DATE_EPOCH=1796624580
+unset DT_GNUPLOT
+
+# campaign DIR [SHARD SHARDS]: the 6.12 fixture in DIR (a shard's campaign.info with SHARD)
+campaign() {
+	local d=$1 rec=$here/recorded-6.12 fs k c
+	mkdir -p "$d"
+	for fs in ext2 ext4-ordered; do
+		cp "$rec/scen-$fs.dt" "$d/batch-$fs.dt"
+		for k in stock patched; do cp "$rec/${k}_${fs}_scen-$fs.log" "$d/res-$k-$fs.log"; done
+	done
+	# as campaign.sh: each kernel's own contract, and stock held to "patched"
+	for kc in stock:stock stock:patched patched:patched; do
+		k=${kc%:*} c=${kc#*:}
+		dt_judge "$DT" "$d" "$k" "$c" "$c,linux=6.12" 0 "" ext2 ext4-ordered ||
+			fail "dt_judge $k $c failed"
+	done
+	# a minimal script (the first divergent one), and its compare (not read)
+	sed '/^end$/q' "$d/div-stock-patched-ext2.dt" >"$d/cases-stock-patched-ext2.dt"
+	printf 'CUT x: ops 1..2 not compared: not read\ncompared 1 script(s) on stock, ext2, contract stock: 0 divergent, 1 cut short\n' \
+		>"$d/compare-final-stock-patched-ext2.txt"
+	printf 'stock\text2\t%s\t%s\nstock\text2\t40\t2.5\nstock\text4-ordered\t300\t7.25\npatched\text2\t310\t4\n' \
+		347 11.5 >"$d/speed.tsv"
+	printf 'stock\t687\t31\t2\npatched\t310\t19\t1\n' >"$d/wall.tsv"
+	printf '%s\n' seed=1 ops=0 per=30 fs=ext2,ext4-ordered kernels=stock,patched line=6.12 \
+		contract= scenarios=1 scripts= bug= "shard=${2:-1}" "shards=${3:-1}" wall=95 status=0 \
+		custom= "source=linux-source-6.12 6.12.118-1~deb12u1" >"$d/campaign.info"
+}
+
+case "$case_" in
+markdown)
+	campaign "$t/c"
+	mkdir "$t/r"
+	# no gnuplot: the report says so, and its data is the first table
+	DT_GNUPLOT=$t/no-gnuplot run 0 -m "$t/r/report.md" -g "$here/../chart.gp" "$t/c"
+	has out "^report: $t/r/report\\.md\$"
+	lacks out '^chart: '
+	has err '^difftest report: warning: no chart in the report: gnuplot is not installed'
+	diff -u "$here/report/expected.md" "$t/r/report.md" >"$t/diff" ||
+		fail "the Markdown is not campaign.sh's: $(cat "$t/diff")"
+	cmp -s "$here/report/expected-chart.dat" "$t/r/report-chart-6.12.dat" ||
+		fail "the chart's data is not campaign.sh's: $(cat "$t/r/report-chart-6.12.dat")"
+	# with neither -m nor -j: the Markdown on stdout (no chart: it has no place to go)
+	run 0 "$t/c"
+	sed '/^Chart: /,/^$/d' "$here/report/expected.md" | diff -u - "$t/out" >"$t/diff" ||
+		fail "stdout is not the report but its chart: $(cat "$t/diff")"
+	if command -v gnuplot >/dev/null; then
+		run 0 -m "$t/r/report.md" -g "$here/../chart.gp" "$t/c"
+		has out "^chart: $t/r/report-chart-6\\.12\\.svg\$"
+		head -c 600 "$t/r/report-chart-6.12.svg" | grep -q '<svg' || fail "no SVG drawn"
+		grep -qx '!\[ops and divergent scripts (attributed, unexplained) per filesystem mode, kernel and contract\](report-chart-6\.12\.svg)' \
+			"$t/r/report.md" || fail "the report does not link its chart"
+	fi
+	;;
+merge)
+	campaign "$t/s1" 1 2
+	campaign "$t/s2" 2 2
+	DT_GNUPLOT=$t/no-gnuplot run 0 -M "$t/m" -m "$t/m/report.md" -g "$here/../chart.gp" \
+		-j "$t/m/report.json" "$t/s1" "$t/s2/"
+	has out "^merged: $t/m\$"
+	has out "^json: $t/m/report\\.json\$"
+	# the shards' directories as the expected report names them
+	sed "s|$t/s|SHARD|g" "$t/m/report.md" >"$t/merged.md"
+	diff -u "$here/report/expected-merge.md" "$t/merged.md" >"$t/diff" ||
+		fail "the merged Markdown is not campaign.sh --merge's: $(cat "$t/diff")"
+	# the two shards are alike: each merged row is a shard's, every count doubled
+	python3 -c '
+import sys
+rows = lambda f: [l.rstrip("\n").split("\t") for l in open(f)]
+one, two = rows(sys.argv[1]), rows(sys.argv[2])
+assert len(one) == len(two), (len(one), len(two))
+for a, b in zip(one, two):
+    why = ",".join(k + ":" + str(2 * int(v)) for k, v in (w.rsplit(":", 1) for w in a[8].split(",")))
+    assert b == a[:4] + [str(2 * int(x)) for x in a[4:8]] + [why], (b, a)
+' "$t/s1/rows.tsv" "$t/m/rows.tsv" >"$t/diff" 2>&1 ||
+		fail "the merged rows are not the shards' summed: $(cat "$t/diff")"
+	for f in speed.tsv wall.tsv div-stock-patched-ext2.dt cases-stock-patched-ext2.dt; do
+		cmp -s <(cat "$t/s1/$f" "$t/s2/$f") "$t/m/$f" || fail "$f is not the shards' one after the other"
+	done
+	[ ! -e "$t/m/div-stock-stock-ext2.dt" ] || fail "an empty divergent file merged"
+	python3 "$here/report-json.py" "$t/m/report.json" "$t/m/rows.tsv" "$t/s1" "$t/s2" >"$t/out" 2>&1 ||
+		fail "the merge's JSON: $(cat "$t/out")"
+	;;
+json)
+	campaign "$t/c"
+	run 0 -j "$t/report.json" "$t/c"
+	has out "^json: $t/report\\.json\$"
+	lacks out '^report: '
+	python3 -m json.tool "$t/report.json" >/dev/null 2>"$t/err" || fail "not JSON: $(cat "$t/err")"
+	python3 "$here/report-json.py" "$t/report.json" "$t/c/rows.tsv" "$t/c" >"$t/out" 2>&1 ||
+		fail "the JSON: $(cat "$t/out")"
+	cat "$t/out"
+	;;
+decode)
+	# a 6.1 campaign of one mode each: patched, ext4-journal, the tampered race; ext2, a
+	# log cut in the middle of an op
+	d=$t/c
+	mkdir -p "$d"
+	cp "$here/recorded/race-ext4-journal.dt" "$d/batch-ext4-journal.dt"
+	cp "$here/tampered/noop-wrong-word.log" "$d/res-patched-ext4-journal.log"
+	cp "$here/recorded/scen-ext2.dt" "$d/batch-ext2.dt"
+	cp "$here/tampered/cut-mid-op.log" "$d/res-patched-ext2.log"
+	c=patched,no-syncfs_bdev_cursor,no-md_once,no-fat_md_once,no-falloc_cursor,no-mount_forgets,no-remount_since
+	dt_judge "$DT" "$d" patched "$c" "$c" 0 "" ext4-journal ext2 || true
+	printf '%s\n' seed=1 ops=0 per=30 fs=ext4-journal,ext2 kernels=patched line=6.1 contract="$c" \
+		scenarios=1 scripts= bug= shard=1 shards=1 wall=9 status=1 custom= source=x >"$d/campaign.info"
+	run 0 -j "$t/r.json" "$d"
+	python3 - "$t/r.json" >"$t/out" 2>&1 <<'EOF' || fail "$(cat "$t/out")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+div = {d["script"]: d for d in j["divergences"]}
+race = div["random.s1002.39"]
+assert race["kind"] == "divergent" and race["attributed_to"] == [], race
+assert race["op"] == 23 and race["op_text"] == "par fsync d1 ; fdatasync d1", race
+assert race["observed"]["results"] == [{"ret": 0, "errno": None}, {"ret": -1, "errno": "EIO"}]
+noop = race["observed"]["trace"][1]
+assert noop["text"] == "mdadv f2 0x2005 0x2005" and noop["event"] == "mdadv", noop
+assert noop["object"] == "f2"
+for w in (noop["old"], noop["new"]):
+    assert w == {"word": "0x2005", "errno": "EIO", "errno_value": 5, "seen": False,
+                 "counter": 1}, w
+adv = race["model"]["trace"][0]["new"]
+assert adv == {"word": "0x3005", "errno": "EIO", "errno_value": 5, "seen": True,
+               "counter": 1}, adv
+cut = div["scn.par-syncfs"]
+assert cut["kind"] == "incomplete" and cut["attributed_to"] is None, cut
+assert cut["op"] == 54 and cut["op_text"] == "par fsync d0 ; fsync d1", cut
+assert cut["model"] is None and cut["observed"] is None, cut
+gone = div["scn.unlink"]
+assert gone["kind"] == "missing" and gone["op"] is None, gone
+assert gone["text"] == "no results from the guest", gone
+assert len(j["divergences"]) == sum(r["divergent"] for r in j["rows"]) == 12
+print("decode: 0x2005 EIO unseen counter 1, 0x3005 EIO seen counter 1; "
+      "1 incomplete, 10 missing said")
+EOF
+	cat "$t/out"
+	;;
+errors)
+	campaign "$t/c"
+	run 2 "$t/none"
+	has err "^difftest report: no $t/none/campaign\\.info \\(not a finished campaign --out directory\\)\$"
+	cp -r "$t/c" "$t/bad"
+	printf 'stock\text2\tstock\tx\t1\t1\t0\n' >>"$t/bad/rows.tsv"
+	run 2 "$t/bad"
+	has err "^difftest report: $t/bad/rows\\.tsv:[0-9]+: want 9 tab-separated fields"
+	cp "$t/c/rows.tsv" "$t/bad/rows.tsv"
+	sed -i '1s/\t[0-9]*\t/\tmany\t/' "$t/bad/rows.tsv"
+	run 2 "$t/bad"
+	has err "^difftest report: $t/bad/rows\\.tsv:1: field 5 'many': want a whole number\$"
+	cp "$t/c/rows.tsv" "$t/bad/rows.tsv"
+	echo 'stock ext2 3' >>"$t/bad/speed.tsv"
+	run 2 "$t/bad"
+	has err "^difftest report: $t/bad/speed\\.tsv:5: want kernel, mode, ops, guest seconds"
+	cp "$t/c/speed.tsv" "$t/bad/speed.tsv"
+	sed -i '$d' "$t/bad/compare-stock-patched-ext2.txt"
+	run 2 "$t/bad"
+	has err "^difftest report: $t/bad/compare-stock-patched-ext2\\.txt: no summary line at its end"
+	cp "$t/c/compare-stock-patched-ext2.txt" "$t/bad/"
+	grep -v '^line=' "$t/c/campaign.info" >"$t/bad/campaign.info"
+	run 2 "$t/bad"
+	has err "^difftest report: $t/bad/campaign\\.info: no line= "
+	# shards: of one campaign, each once, all of them; the merge in a directory of its own
+	campaign "$t/s1" 1 2
+	campaign "$t/s2" 2 2
+	run 2 "$t/s1"x "$t/s2"
+	has err "^difftest report: no $t/s1x/campaign\\.info"
+	run 2 -M "$t/m" "$t/s1"
+	has err "^difftest report: $t/s1/campaign\\.info says 2 shard\\(s\\), 1 director\\(ies\\) given\$"
+	run 2 "$t/s1" "$t/s1/"
+	has err "^difftest report: shard 1/2 given twice \\($t/s1, $t/s1\\)\$"
+	sed -i 's/^seed=1$/seed=7/' "$t/s2/campaign.info"
+	run 2 "$t/s1" "$t/s2"
+	has err "^difftest report: $t/s2 and $t/s1 differ in seed \\(7 / 1\\): not shards of one campaign\$"
+	sed -i 's/^seed=7$/seed=1/; s/^source=.*/source=linux-source-6.12 6.12.119-1/' "$t/s2/campaign.info"
+	run 2 "$t/s1" "$t/s2"
+	has err "differ in source \\(linux-source-6\\.12 6\\.12\\.119-1 / linux-source-6\\.12 6\\.12\\.118-1~deb12u1\\)"
+	cp "$t/s1/campaign.info" "$t/s2/campaign.info"
+	sed -i 's/^shard=1$/shard=2/' "$t/s2/campaign.info"
+	cp "$t/s2/rows.tsv" "$t/rows.keep"
+	run 2 -M "$t/s2" "$t/s1" "$t/s2"
+	has err "^difftest report: $t/s2 is one of the shards: the merge goes into a directory of its own\$"
+	cmp -s "$t/rows.keep" "$t/s2/rows.tsv" || fail "a refused merge wrote into a shard"
+	# usage
+	run 2 -j "$t/x.json"
+	has err '^difftest report: no DIR given$'
+	run 2 -g "$here/../chart.gp" "$t/c"
+	has err '^difftest report: -g \(--chart\) draws the chart next to the Markdown report: it needs -m'
+	;;
+*)
+	echo "report.sh: unknown case '$case_'" >&2
+	exit 2
+	;;
+esac
+echo "$case_: PASS"
