@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # usage: report.sh BUILD CASE
 # difftest report, a CASE per ctest (difftest-report-CASE), on campaign directories made
-# here as campaign.sh makes them: recorded guest results (tests/recorded-6.12: the 6.12
+# here as campaign.sh makes them: recorded guest results (recordings/6.12: the 6.12
 # scenarios on stock and patched, ext2 and ext4-ordered) compared by dt_judge (lib.sh),
 # the stock kernel held to "stock" and "patched", the patched one to "patched"; a
 # campaign.info, speed.tsv and wall.tsv as a run writes them; one minimal script. Each
@@ -17,9 +17,10 @@
 #   json      the JSON parses; its rows, classes, divergences and cut scripts are those
 #             of rows.tsv and the compare outputs, every one (report-json.py)
 #   decode    the errseq words of a divergence decoded: a racing fsync's no-op event
-#             (tests/tampered/noop-wrong-word.log) 0x2005 is EIO, not seen, counter 1;
-#             scripts the guest did not finish or run (tests/tampered/cut-mid-op.log) are
-#             in the JSON as incomplete and missing
+#             (recordings/6.1/ext4-journal/par-races-patched-0014-tampered-noop-wrong-word.log)
+#             0x2005 is EIO, not seen, counter 1; scripts the guest did not finish or run
+#             (recordings/6.1/ext2/scenarios-patched-0014-tampered-cut-mid-op.log) are in
+#             the JSON as incomplete and missing
 #   errors    what is not a campaign directory, or not the shards of one, is refused
 #             with exit status 2 and says what and where (FILE:LINE)
 set -uo pipefail
@@ -40,11 +41,12 @@ unset DT_GNUPLOT
 
 # campaign DIR [SHARD SHARDS]: the 6.12 fixture in DIR (a shard's campaign.info with SHARD)
 campaign() {
-	local d=$1 rec=$here/recorded-6.12 fs k c
+	local d=$1 rec=$here/../recordings/6.12 fs k c
 	mkdir -p "$d"
 	for fs in ext2 ext4-ordered; do
-		cp "$rec/scen-$fs.dt" "$d/batch-$fs.dt"
-		for k in stock patched; do cp "$rec/${k}_${fs}_scen-$fs.log" "$d/res-$k-$fs.log"; done
+		# (one script for both modes: ext2's, which the corpus keeps)
+		cp "$rec/ext2/scenarios-stock.dt" "$d/batch-$fs.dt"
+		for k in stock patched; do cp "$rec/$fs/scenarios-$k.log" "$d/res-$k-$fs.log"; done
 	done
 	# as campaign.sh: each kernel's own contract, and stock held to "patched"
 	for kc in stock:stock stock:patched patched:patched; do
@@ -133,10 +135,10 @@ decode)
 	# log cut in the middle of an op
 	d=$t/c
 	mkdir -p "$d"
-	cp "$here/recorded/race-ext4-journal.dt" "$d/batch-ext4-journal.dt"
-	cp "$here/tampered/noop-wrong-word.log" "$d/res-patched-ext4-journal.log"
-	cp "$here/recorded/scen-ext2.dt" "$d/batch-ext2.dt"
-	cp "$here/tampered/cut-mid-op.log" "$d/res-patched-ext2.log"
+	cp "$here/../recordings/6.1/ext4-journal/par-races-patched-0014.dt" "$d/batch-ext4-journal.dt"
+	cp "$here/../recordings/6.1/ext4-journal/par-races-patched-0014-tampered-noop-wrong-word.log" "$d/res-patched-ext4-journal.log"
+	cp "$here/../recordings/6.1/ext2/scenarios-stock.dt" "$d/batch-ext2.dt"
+	cp "$here/../recordings/6.1/ext2/scenarios-patched-0014-tampered-cut-mid-op.log" "$d/res-patched-ext2.log"
 	c=patched,no-syncfs_bdev_cursor,no-md_once,no-fat_md_once,no-falloc_cursor,no-mount_forgets,no-remount_since
 	dt_judge "$DT" "$d" patched "$c" "$c" 0 "" ext4-journal ext2 || true
 	printf '%s\n' seed=1 ops=0 per=30 fs=ext4-journal,ext2 kernels=patched line=6.1 contract="$c" \
