@@ -60,6 +60,7 @@
 /* "open dN dev": op->file of the filesystem's own block device (opened O_RDONLY) */
 #define DT_FILE_DEV (DT_MAX_FILES + 1)
 
+/* The operations; each has a descriptor in the op registry (ops.h, ops.c). */
 enum dt_opcode {
 	OP_OPEN,
 	OP_WRITE,
@@ -162,6 +163,7 @@ void dt_script_print(FILE *f, const struct dt_script *s);
 /* Re-check the descriptor discipline of a script (after shrinking). 0 = ok. */
 int dt_script_valid(const struct dt_script *s);
 
+/* its first word (ops.c) */
 const char *dt_opname(enum dt_opcode c);
 /* errno <-> name ("EIO", "ENOSPC", ..., or a decimal number). */
 const char *dt_errname(int err, char *buf, size_t len);
