@@ -94,6 +94,20 @@ static int check_fd(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op *
 	return 0;
 }
 
+/*
+ * Generators: one line of the op on g->d, a random open descriptor. Where an
+ * op cannot be made there it prints another op in its place, or declines (0).
+ * Where one line draws several numbers, they are drawn in the order gcc
+ * evaluated the arguments of the fprintf() that made it (right to left): the
+ * seeds' scripts stay what they were.
+ */
+
+/* real mode, or a raw block device's descriptor: fail or heal in place of unlink */
+static int fails_here(const struct dt_gen *g)
+{
+	return (g->real && g->raw[g->d] != 2) || g->raw[g->d] == 1;
+}
+
 /* ---- open dN fM|raw|dev [creat] [trunc] [rdonly] [sync] [dsync] [direct] ---- */
 
 static int parse_open(struct dt_pctx *c, char **tok, int n, struct dt_op *op)
@@ -175,6 +189,43 @@ static int check_open(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op
 	return 0;
 }
 
+static int gen_open(struct dt_gen *g)
+{
+	int nd = dt_gen_free_fd(g), rdonly, creat;
+	uint32_t sy, file;
+
+	if (nd < 0)
+		return 0;
+	if (dt_gen_rnd(g, 8) == 0) {
+		/* the raw block device (a disk of its own): in every mode, O_DIRECT
+		 * too (the model follows its I/O to the failed device) */
+		sy = dt_gen_rnd(g, 8);
+		if (sy == 7) {
+			/* one in eight of them: the filesystem's own device */
+			fprintf(g->f, "open d%d dev\n", nd);
+			g->open[nd] = 1;
+			g->raw[nd] = 2;
+			return 1;
+		}
+		fprintf(g->f, "open d%d raw%s%s\n", nd, dt_gen_rnd(g, 8) == 0 ? " rdonly" : "",
+			sy == 0 ? " sync" : sy == 1 ? " dsync" : sy == 2 ? " direct" : "");
+		g->open[nd] = g->raw[nd] = 1;
+		return 1;
+	}
+	sy = dt_gen_rnd(g, 12);
+	rdonly = dt_gen_rnd(g, 12) == 0;
+	creat = dt_gen_rnd(g, 10) < 8;
+	file = dt_gen_rnd(g, DT_GEN_FILES);
+	/* O_DIRECT not in real mode: its I/O to a failed extent fails the
+	 * syscall, which the model does not follow */
+	fprintf(g->f, "open d%d f%u%s%s%s%s\n", nd, file, creat ? " creat" : "",
+		rdonly ? " rdonly" : "", sy == 0 ? " sync" : sy == 1 ? " dsync" : "",
+		sy == 2 && !g->real ? " direct" : "");
+	g->open[nd] = 1;
+	g->raw[nd] = 0;
+	return 1;
+}
+
 /* ---- write dN [LEN], read dN [LEN] ---- */
 
 static int parse_rw(struct dt_pctx *c, char **tok, int n, struct dt_op *op)
@@ -189,6 +240,43 @@ static int parse_rw(struct dt_pctx *c, char **tok, int n, struct dt_op *op)
 	if (n > 3)
 		return dt_perr(c, "too many arguments to %s", tok[0]);
 	return 0;
+}
+
+static int gen_write(struct dt_gen *g)
+{
+	fprintf(g->f, "write d%d %u\n", g->d, dt_gen_rnd(g, 4) ? 4096 : 1 + dt_gen_rnd(g, 16384));
+	return 1;
+}
+
+static int gen_fsync(struct dt_gen *g);
+
+/* on the filesystem's device (no read on it): fsync */
+static int gen_read(struct dt_gen *g)
+{
+	if (g->raw[g->d] == 2)
+		return gen_fsync(g);
+	fprintf(g->f, "read d%d %u\n", g->d, dt_gen_rnd(g, 4) ? 4096 : 1 + dt_gen_rnd(g, 16384));
+	return 1;
+}
+
+/* ---- fsync dN, fdatasync dN, syncfs dN ---- */
+
+static int gen_fsync(struct dt_gen *g)
+{
+	fprintf(g->f, "fsync d%d\n", g->d);
+	return 1;
+}
+
+static int gen_fdatasync(struct dt_gen *g)
+{
+	fprintf(g->f, "fdatasync d%d\n", g->d);
+	return 1;
+}
+
+static int gen_syncfs(struct dt_gen *g)
+{
+	fprintf(g->f, "syncfs d%d\n", g->d);
+	return 1;
 }
 
 /* ---- sfr dN FLAGS [OFF LEN] ---- */
@@ -226,6 +314,25 @@ static void format_sfr(const struct dt_op *op, char *buf, size_t len)
 		snprintf(buf, len, "sfr d%d %s", op->fd, f);
 }
 
+static int gen_sfr(struct dt_gen *g)
+{
+	uint32_t fl = dt_gen_rnd(g, 20) ? dt_gen_rnd(g, 8) : 8 + dt_gen_rnd(g, 8), off, len;
+	char fb[64];
+
+	/* real mode: an async write's failure must land within the op */
+	if (g->real && (fl & SFR_WRITE))
+		fl |= SFR_WAIT_AFTER;
+	dt_sfr_format(fl, fb, sizeof(fb));
+	if (dt_gen_rnd(g, 4)) {
+		fprintf(g->f, "sfr d%d %s\n", g->d, fb);
+		return 1;
+	}
+	len = dt_gen_rnd(g, 3) * 4096;
+	off = dt_gen_rnd(g, 3) * 4096;
+	fprintf(g->f, "sfr d%d %s %u %u\n", g->d, fb, off, len);
+	return 1;
+}
+
 /* ---- close dN ---- */
 
 static int check_close(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op *op)
@@ -233,6 +340,15 @@ static int check_close(struct dt_pctx *c, struct dt_vstate *v, const struct dt_o
 	if (v->mapped[op->fd])
 		return dt_perr(c, "close of d%d while it is mapped: munmap it first", op->fd);
 	return check_fd(c, v, op);
+}
+
+static int gen_close(struct dt_gen *g)
+{
+	if (g->mapped[g->d])
+		fprintf(g->f, "munmap d%d\n", g->d);
+	fprintf(g->f, "close d%d\n", g->d);
+	g->open[g->d] = g->mapped[g->d] = 0;
+	return 1;
 }
 
 /* ---- unlink fM ---- */
@@ -249,6 +365,29 @@ static int parse_unlink(struct dt_pctx *c, char **tok, int n, struct dt_op *op)
 static void format_unlink(const struct dt_op *op, char *buf, size_t len)
 {
 	snprintf(buf, len, "unlink f%d", op->file);
+}
+
+/* not in real mode: freed failed blocks could be reused (fail, heal instead) */
+static int gen_unlink(struct dt_gen *g)
+{
+	if (fails_here(g))
+		return 0;
+	fprintf(g->f, "unlink f%u\n", dt_gen_rnd(g, DT_GEN_FILES));
+	return 1;
+}
+
+/* ---- evict, sync ---- */
+
+static int gen_evict(struct dt_gen *g)
+{
+	fprintf(g->f, "evict\n");
+	return 1;
+}
+
+static int gen_sync(struct dt_gen *g)
+{
+	fprintf(g->f, "sync\n");
+	return 1;
 }
 
 /* ---- error data fM|dN ERRNO, error meta ERRNO (one word, two ops) ---- */
@@ -306,6 +445,31 @@ static int check_err_data(struct dt_pctx *c, struct dt_vstate *v, const struct d
 	return 0;
 }
 
+static int gen_err_data(struct dt_gen *g)
+{
+	char eb[16];
+	int e = dt_gen_err(g);
+
+	if (dt_gen_rnd(g, 2) || g->raw[g->d] == 2)
+		fprintf(g->f, "error data f%u %s\n", dt_gen_rnd(g, DT_GEN_FILES),
+			dt_errname(e, eb, sizeof(eb)));
+	else
+		fprintf(g->f, "error data d%d %s\n", g->d, dt_errname(e, eb, sizeof(eb)));
+	return 1;
+}
+
+static int gen_err_meta(struct dt_gen *g)
+{
+	char eb[16];
+
+	/* no block device (tmpfs): a data error in its place */
+	if (g->has_bdev || g->raw[g->d] == 2)
+		fprintf(g->f, "error meta %s\n", dt_errname(dt_gen_err(g), eb, sizeof(eb)));
+	else
+		fprintf(g->f, "error data d%d %s\n", g->d, dt_errname(dt_gen_err(g), eb, sizeof(eb)));
+	return 1;
+}
+
 /* ---- par OP ; OP ---- */
 
 static int parse_par(struct dt_pctx *c, char **tok, int n, struct dt_op *op)
@@ -342,11 +506,38 @@ static int check_par(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op 
 	return 0;
 }
 
+/* two syncs racing, on one descriptor half the time */
+static int gen_par(struct dt_gen *g)
+{
+	static const char *const ops[] = {"syncfs", "fsync", "fdatasync", "syncfs"};
+	int d2 = dt_gen_pick_open(g);
+	const char *a, *b;
+
+	if (dt_gen_rnd(g, 2))
+		d2 = g->d;
+	b = ops[dt_gen_rnd(g, 4)];
+	a = ops[dt_gen_rnd(g, 4)];
+	fprintf(g->f, "par %s d%d ; %s d%d\n", a, g->d, b, d2);
+	return 1;
+}
+
 /* ---- fail dN, heal ---- */
 
 static void format_fail(const struct dt_op *op, char *buf, size_t len)
 {
 	snprintf(buf, len, "fail d%d", op->fd);
+}
+
+/* in place of unlink (fails_here()); a raw device's descriptor fails the whole device */
+static int gen_fail(struct dt_gen *g)
+{
+	if (!fails_here(g))
+		return 0;
+	if (dt_gen_rnd(g, 3))
+		fprintf(g->f, "fail d%d\n", g->d);
+	else
+		fprintf(g->f, "heal\n");
+	return 1;
 }
 
 /* ---- ftruncate dN LEN ---- */
@@ -364,6 +555,16 @@ static int parse_ftruncate(struct dt_pctx *c, char **tok, int n, struct dt_op *o
 			       "cache holds %lld MiB of a file", op->len, DT_MAX_FILE_SIZE,
 			       DT_MAX_FILE_SIZE >> 20);
 	return 0;
+}
+
+/* page multiples (a size inside a page would read a failed block to zero its
+ * tail); none in real mode (freed failed blocks could be reused): a read */
+static int gen_ftruncate(struct dt_gen *g)
+{
+	if (g->real)
+		return gen_read(g);
+	fprintf(g->f, "ftruncate d%d %u\n", g->d, dt_gen_rnd(g, 4) * 4096);
+	return 1;
 }
 
 /* ---- dup dN dM ---- */
@@ -393,6 +594,21 @@ static int check_dup(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op 
 	v->desc[op->fd2] = v->desc[op->fd];
 	v->raw[op->fd2] = v->raw[op->fd];
 	return 0;
+}
+
+/* every generated descriptor open: an op in a child instead */
+static int gen_child(struct dt_gen *g);
+
+static int gen_dup(struct dt_gen *g)
+{
+	int nd = dt_gen_free_fd(g);
+
+	if (nd < 0)
+		return gen_child(g);
+	fprintf(g->f, "dup d%d d%d\n", g->d, nd);
+	g->open[nd] = 1;
+	g->raw[nd] = g->raw[g->d];
+	return 1;
 }
 
 /* ---- fallocate dN MODE OFF LEN ---- */
@@ -427,6 +643,23 @@ static void format_fallocate(const struct dt_op *op, char *buf, size_t len)
 	snprintf(buf, len, "fallocate d%d %s %lld %lld", op->fd, f, op->off, op->len);
 }
 
+/* none in real mode (it frees and moves blocks), nor on a block device: a read */
+static int gen_fallocate(struct dt_gen *g)
+{
+	static const char *const modes[] = {
+		"0", "KEEP", "PUNCH|KEEP", "COLLAPSE", "INSERT", "ZERO", "ZERO|KEEP", "PUNCH",
+	};
+	uint32_t mi, off, len;
+
+	if (g->real || g->raw[g->d])
+		return gen_read(g);
+	mi = dt_gen_rnd(g, 8);
+	off = dt_gen_rnd(g, 8) ? dt_gen_rnd(g, 4) * 4096 : dt_gen_rnd(g, 9000);
+	len = dt_gen_rnd(g, 10) ? (1 + dt_gen_rnd(g, 3)) * 4096 : dt_gen_rnd(g, 6000);
+	fprintf(g->f, "fallocate d%d %s %u %u\n", g->d, modes[mi], off, len);
+	return 1;
+}
+
 /* ---- cycle ---- */
 
 static int check_cycle(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op *op)
@@ -437,6 +670,32 @@ static int check_cycle(struct dt_pctx *c, struct dt_vstate *v, const struct dt_o
 			return dt_perr(c, "cycle with d%d open (umount would fail: EBUSY); close "
 				       "every descriptor but the block devices' first", i);
 	return 0;
+}
+
+/* umount + mount: every descriptor closed first */
+static int gen_cycle(struct dt_gen *g)
+{
+	for (int i = 0; i < DT_GEN_FDS; i++)
+		if (g->open[i]) {
+			if (g->mapped[i])
+				fprintf(g->f, "munmap d%d\n", i);
+			fprintf(g->f, "close d%d\n", i);
+			g->open[i] = g->mapped[i] = 0;
+		}
+	fprintf(g->f, "cycle\n");
+	return 1;
+}
+
+/* ---- link fM fN, rename fM fN ---- */
+
+/* real mode: no rename (it frees the target's blocks) */
+static int gen_link(struct dt_gen *g)
+{
+	uint32_t to = dt_gen_rnd(g, DT_GEN_FILES), from = dt_gen_rnd(g, DT_GEN_FILES);
+	int link = dt_gen_rnd(g, 2) || g->real;
+
+	fprintf(g->f, "%s f%u f%u\n", link ? "link" : "rename", from, to);
+	return 1;
 }
 
 /* ---- child OP ---- */
@@ -468,6 +727,14 @@ static int check_child(struct dt_pctx *c, struct dt_vstate *v, const struct dt_o
 		return dt_perr(c, "child runs a descriptor op (write, read, ftruncate, fsync, "
 			       "fdatasync, sfr, syncfs), not %s", dt_opname(op->sub[0].code));
 	return dt_check_op(c, v, &op->sub[0], 0);
+}
+
+static int gen_child(struct dt_gen *g)
+{
+	static const char *const cops[] = {"fsync", "fdatasync", "syncfs", "write"};
+
+	fprintf(g->f, "child %s d%d\n", cops[dt_gen_rnd(g, 4)], g->d);
+	return 1;
 }
 
 /* ---- mmap dN, mwrite dN OFF LEN, msync dN sync|async, munmap dN ---- */
@@ -523,6 +790,35 @@ static int check_map(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op 
 	return 0;
 }
 
+/* a shared mapping: mmap, stores, msync, munmap (not in real mode: a fault
+ * reading a failed block is SIGBUS; not on a block device) */
+static int gen_mmap(struct dt_gen *g)
+{
+	uint32_t q, off, len;
+	int d = g->d;
+
+	if (g->raw[d])
+		return gen_read(g);
+	if (g->real)
+		return gen_child(g);
+	q = dt_gen_rnd(g, 6);
+	if (!g->mapped[d]) {
+		fprintf(g->f, "mmap d%d\n", d);
+		g->mapped[d] = 1;
+	} else if (q < 3) {
+		len = 1 + dt_gen_rnd(g, 8192);
+		off = dt_gen_rnd(g, 3) * 4096;
+		off += dt_gen_rnd(g, 4) ? 0 : dt_gen_rnd(g, 4096);
+		fprintf(g->f, "mwrite d%d %u %u\n", d, off, len);
+	} else if (q < 5) {
+		fprintf(g->f, "msync d%d %s\n", d, q == 3 ? "sync" : "async");
+	} else {
+		fprintf(g->f, "munmap d%d\n", d);
+		g->mapped[d] = 0;
+	}
+	return 1;
+}
+
 /* ---- remount ro|rw ---- */
 
 static int parse_remount(struct dt_pctx *c, char **tok, int n, struct dt_op *op)
@@ -538,40 +834,76 @@ static void format_remount(const struct dt_op *op, char *buf, size_t len)
 	snprintf(buf, len, "remount %s", op->flags & REMOUNT_RO ? "ro" : "rw");
 }
 
+static int gen_remount(struct dt_gen *g)
+{
+	fprintf(g->f, "remount %s\n", dt_gen_rnd(g, 2) ? "ro" : "rw");
+	return 1;
+}
+
 /* ---- the registry ---- */
 
+/* a share of the random scripts (ops.h): of 100 draws, first or main; a slot of the extra tier */
+#define FIRST(lo, hi) .gen = {DT_GEN_FIRST, lo, hi}
+#define MAIN(lo, hi) .gen = {DT_GEN_MAIN, lo, hi}
+#define EXTRA(slot) .gen = {DT_GEN_EXTRA, slot, slot + 1}
+
 const struct dt_opdesc dt_ops[OP__COUNT] = {
-	[OP_OPEN] = {"open", NULL, parse_open, format_open, check_open},
-	[OP_WRITE] = {"write", NULL, parse_rw, format_fd_len, check_fd, .par = 1, .child = 1},
-	[OP_FSYNC] = {"fsync", NULL, parse_fd, format_fd, check_fd, .par = 1, .child = 1},
-	[OP_FDATASYNC] = {"fdatasync", NULL, parse_fd, format_fd, check_fd, .par = 1,
-			  .child = 1},
-	[OP_SFR] = {"sfr", NULL, parse_sfr, format_sfr, check_fd, .par = 1, .child = 1},
-	[OP_SYNCFS] = {"syncfs", NULL, parse_fd, format_fd, check_fd, .par = 1, .child = 1},
-	[OP_CLOSE] = {"close", NULL, parse_fd, format_fd, check_close},
-	[OP_UNLINK] = {"unlink", NULL, parse_unlink, format_unlink, NULL},
-	[OP_EVICT] = {"evict", NULL, parse_none, format_none, NULL},
-	[OP_SYNC] = {"sync", NULL, parse_none, format_none, NULL, .par = 1},
+	[OP_OPEN] = {"open", NULL, parse_open, format_open, check_open,
+		     FIRST(0, 14), .gen_line = gen_open},
+	/* below 14 too: open's draws with every descriptor open */
+	[OP_WRITE] = {"write", NULL, parse_rw, format_fd_len, check_fd, .par = 1, .child = 1,
+		      MAIN(0, 28), .gen_line = gen_write},
+	[OP_FSYNC] = {"fsync", NULL, parse_fd, format_fd, check_fd, .par = 1, .child = 1,
+		      MAIN(28, 38), .gen_line = gen_fsync},
+	[OP_FDATASYNC] = {"fdatasync", NULL, parse_fd, format_fd, check_fd, .par = 1, .child = 1,
+			  MAIN(38, 43), .gen_line = gen_fdatasync},
+	[OP_SFR] = {"sfr", NULL, parse_sfr, format_sfr, check_fd, .par = 1, .child = 1,
+		    MAIN(43, 50), .gen_line = gen_sfr},
+	[OP_SYNCFS] = {"syncfs", NULL, parse_fd, format_fd, check_fd, .par = 1, .child = 1,
+		       MAIN(50, 57), .gen_line = gen_syncfs},
+	[OP_CLOSE] = {"close", NULL, parse_fd, format_fd, check_close,
+		      MAIN(57, 66), .gen_line = gen_close},
+	[OP_UNLINK] = {"unlink", NULL, parse_unlink, format_unlink, NULL,
+		       MAIN(66, 70), .gen_line = gen_unlink},
+	[OP_EVICT] = {"evict", NULL, parse_none, format_none, NULL,
+		      MAIN(70, 74), .gen_line = gen_evict},
+	[OP_SYNC] = {"sync", NULL, parse_none, format_none, NULL, .par = 1,
+		     MAIN(74, 76), .gen_line = gen_sync},
 	/* one word, two ops: the first entry's parser tells them apart */
-	[OP_ERR_DATA] = {"error", "error data", parse_error, format_error, check_err_data},
-	[OP_ERR_META] = {"error", "error meta", parse_error, format_error, NULL, .par = 1},
-	[OP_PAR] = {"par", NULL, parse_par, format_par, check_par, .line_only = 1},
-	[OP_FAIL] = {"fail", NULL, parse_fd, format_fail, check_fd},
+	[OP_ERR_DATA] = {"error", "error data", parse_error, format_error, check_err_data,
+			 MAIN(76, 88), .gen_line = gen_err_data},
+	[OP_ERR_META] = {"error", "error meta", parse_error, format_error, NULL, .par = 1,
+			 MAIN(88, 93), .gen_line = gen_err_meta},
+	[OP_PAR] = {"par", NULL, parse_par, format_par, check_par, .line_only = 1,
+		    MAIN(93, 100), .gen_line = gen_par},
+	/* where unlink declines (fails_here()); heal too */
+	[OP_FAIL] = {"fail", NULL, parse_fd, format_fail, check_fd,
+		     MAIN(66, 70), .gen_line = gen_fail},
 	[OP_HEAL] = {"heal", NULL, parse_none, format_none, NULL},
-	[OP_READ] = {"read", NULL, parse_rw, format_fd_len, check_fd, .child = 1},
-	[OP_FTRUNCATE] = {"ftruncate", NULL, parse_ftruncate, format_fd_len, check_fd,
-			  .child = 1},
-	[OP_DUP] = {"dup", NULL, parse_dup, format_dup, check_dup},
-	[OP_FALLOCATE] = {"fallocate", NULL, parse_fallocate, format_fallocate, check_fd},
-	[OP_CYCLE] = {"cycle", NULL, parse_none, format_none, check_cycle},
-	[OP_LINK] = {"link", NULL, parse_two_files, format_two_files, NULL},
+	[OP_READ] = {"read", NULL, parse_rw, format_fd_len, check_fd, .child = 1,
+		     EXTRA(0), .gen_line = gen_read},
+	[OP_FTRUNCATE] = {"ftruncate", NULL, parse_ftruncate, format_fd_len, check_fd, .child = 1,
+			  EXTRA(1), .gen_line = gen_ftruncate},
+	[OP_DUP] = {"dup", NULL, parse_dup, format_dup, check_dup,
+		    EXTRA(2), .gen_line = gen_dup},
+	[OP_FALLOCATE] = {"fallocate", NULL, parse_fallocate, format_fallocate, check_fd,
+			  EXTRA(4), .gen_line = gen_fallocate},
+	[OP_CYCLE] = {"cycle", NULL, parse_none, format_none, check_cycle,
+		      EXTRA(5), .gen_line = gen_cycle},
+	/* rename too */
+	[OP_LINK] = {"link", NULL, parse_two_files, format_two_files, NULL,
+		     EXTRA(6), .gen_line = gen_link},
 	[OP_RENAME] = {"rename", NULL, parse_two_files, format_two_files, NULL},
-	[OP_CHILD] = {"child", NULL, parse_child, format_child, check_child, .line_only = 1},
-	[OP_MMAP] = {"mmap", NULL, parse_fd, format_fd, check_map},
+	[OP_CHILD] = {"child", NULL, parse_child, format_child, check_child, .line_only = 1,
+		      EXTRA(3), .gen_line = gen_child},
+	/* mwrite, msync, munmap too */
+	[OP_MMAP] = {"mmap", NULL, parse_fd, format_fd, check_map,
+		     EXTRA(7), .gen_line = gen_mmap},
 	[OP_MWRITE] = {"mwrite", NULL, parse_mwrite, format_mwrite, check_map},
 	[OP_MSYNC] = {"msync", NULL, parse_msync, format_msync, check_map},
 	[OP_MUNMAP] = {"munmap", NULL, parse_fd, format_fd, check_map},
-	[OP_REMOUNT] = {"remount", NULL, parse_remount, format_remount, NULL},
+	[OP_REMOUNT] = {"remount", NULL, parse_remount, format_remount, NULL,
+			EXTRA(8), .gen_line = gen_remount},
 };
 
 const char *dt_opname(enum dt_opcode c)

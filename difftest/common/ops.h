@@ -3,7 +3,7 @@
  * The op registry: one descriptor per script operation (common/ops.c), with
  * everything the script language knows of it: its word, parser, printer, the
  * script's rules for it (descriptors open, mappings), whether it can run in a
- * "par" line (race) or a forked child.
+ * "par" line (race) or a forked child, and its share of the random scripts.
  * The two other layers keep one table each, indexed by the same code: the
  * model's rule (model/step.c, the functions in the model file of the layer
  * they model) and the guest's handler (guest/dtguest.c, g_ops[]).
@@ -20,6 +20,8 @@
 #define DIFFTEST_OPS_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "script.h"
 
@@ -55,6 +57,52 @@ int dt_parse_op(struct dt_pctx *c, char **tok, int n, struct dt_op *op, int nest
 /* The script's rules for @op at this point of the script (@in_par: in a par line) */
 int dt_check_op(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op *op, int in_par);
 
+/* ---- the random scripts (gen.c) ---- */
+
+#define DT_GEN_FILES 3 /* f0 .. f2 */
+#define DT_GEN_FDS 6   /* d0 .. d5 */
+
+/*
+ * An op's share of the random scripts. Each step draws a number of 100: an op
+ * of tier FIRST takes it when it falls in [lo, hi) or when no descriptor is
+ * open; else 12 draws of 100 go to the EXTRA tier, whose ops share 9 slots
+ * (slot lo, equally likely); else the op of tier MAIN whose [lo, hi) holds the
+ * draw, the first in code order whose generator takes it (ranges may overlap:
+ * an op declines where another takes its place). The draws are the random
+ * stream of a seed: changing a share changes every script made after it.
+ */
+enum dt_gen_tier { DT_GEN_NONE, DT_GEN_FIRST, DT_GEN_EXTRA, DT_GEN_MAIN };
+#define DT_GEN_EXTRA_SLOTS 9
+
+struct dt_genshare {
+	enum dt_gen_tier tier;
+	unsigned char lo, hi;
+};
+
+/* A random script being made. */
+struct dt_gen {
+	FILE *f;
+	uint64_t rng;
+	int real;       /* real I/O errors (fail, heal): no op that frees blocks */
+	int has_bdev;   /* the filesystem has a block device ("error meta") */
+	int d;          /* this step's descriptor: a random open one, -1: none */
+	int open[DT_MAX_FDS], mapped[DT_MAX_FDS];
+	int raw[DT_MAX_FDS]; /* the raw block device's (1), the filesystem's device's (2) */
+};
+
+/* The stream of script @i of @seed. */
+void dt_gen_seed(struct dt_gen *g, unsigned long long seed, long i);
+/* Print "script NAME", @nops ops (and the closes a cycle needs), "end" to g->f. */
+void dt_gen_script(struct dt_gen *g, const char *name, int nops);
+/* 0 .. @n-1 */
+uint32_t dt_gen_rnd(struct dt_gen *g, uint32_t n);
+/* an errno for an injected error: EIO, ENOSPC, EDQUOT, EROFS */
+int dt_gen_err(struct dt_gen *g);
+/* the first closed descriptor of the generator's, -1: none */
+int dt_gen_free_fd(const struct dt_gen *g);
+/* a random open descriptor of the generator's, -1: none */
+int dt_gen_pick_open(struct dt_gen *g);
+
 /* ---- the registry ---- */
 
 struct dt_opdesc {
@@ -72,6 +120,10 @@ struct dt_opdesc {
 	unsigned par : 1;       /* may run in a par line: it can race */
 	unsigned child : 1;     /* may run in a forked child ("child OP") */
 	unsigned line_only : 1; /* holds ops itself (par, child): never inside one */
+	struct dt_genshare gen;
+	/* print one random line of it (g->d: the step's descriptor); 0: declines,
+	 * the draw goes on to the next op (consume no random number before) */
+	int (*gen_line)(struct dt_gen *g);
 };
 
 extern const struct dt_opdesc dt_ops[OP__COUNT];

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "ops.h"
 #include "results.h"
 #include "script.h"
 
@@ -729,6 +730,57 @@ START_TEST(t_print_roundtrip)
 }
 END_TEST
 
+/* The op registry: every op has a word, a parser and a printer; every draw of
+ * the generator has an op, and its scripts parse. */
+START_TEST(t_registry)
+{
+	int slot[DT_GEN_EXTRA_SLOTS] = {0}, first = 0;
+	struct dt_gen g = {0};
+	struct dt_batch b;
+	char *buf, err[256];
+	size_t len;
+
+	for (int i = 0; i < OP__COUNT; i++) {
+		const struct dt_opdesc *d = &dt_ops[i];
+
+		ck_assert_msg(d->name && d->parse && d->format, "op %d: no name, parser or printer", i);
+		ck_assert_msg(d->gen.tier == DT_GEN_NONE || d->gen_line, "%s: a share, no generator",
+			      d->name);
+		first += d->gen.tier == DT_GEN_FIRST;
+		if (d->gen.tier == DT_GEN_EXTRA)
+			slot[d->gen.lo]++;
+	}
+	ck_assert_int_eq(first, 1);
+	for (int k = 0; k < DT_GEN_EXTRA_SLOTS; k++)
+		ck_assert_msg(slot[k] == 1, "extra slot %d: %d ops", k, slot[k]);
+	for (unsigned r = 0; r < 100; r++) {
+		int n = 0;
+
+		for (int i = 0; i < OP__COUNT; i++)
+			n += dt_ops[i].gen.tier == DT_GEN_MAIN && r >= dt_ops[i].gen.lo &&
+			     r < dt_ops[i].gen.hi;
+		ck_assert_msg(n > 0, "draw %u: no op", r);
+	}
+	for (int real = 0; real < 2; real++) {
+		g.f = open_memstream(&buf, &len);
+		g.real = real;
+		g.has_bdev = 1;
+		for (long i = 0; i < 20; i++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "r%d.%ld", real, i);
+			dt_gen_seed(&g, 7, i);
+			dt_gen_script(&g, name, 200);
+		}
+		fclose(g.f);
+		ck_assert_msg(dt_parse(buf, "gen", &b, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_int_eq(b.nscripts, 20);
+		dt_batch_free(&b);
+		free(buf);
+	}
+}
+END_TEST
+
 /* Events past DT_MAX_TRACE are counted, printed as "lost N" and read back. */
 START_TEST(t_trace_overflow_said)
 {
@@ -787,6 +839,7 @@ int main(void)
 	tcase_add_test(tc, t_parse_errors);
 	tcase_add_test(tc, t_line_nearest);
 	tcase_add_test(tc, t_print_roundtrip);
+	tcase_add_test(tc, t_registry);
 	tcase_add_test(tc, t_trace_overflow_said);
 	tcase_add_test(tc, t_exfat_meta);
 	tcase_add_test(tc, t_exfat_syncfs);
