@@ -730,8 +730,8 @@ START_TEST(t_print_roundtrip)
 }
 END_TEST
 
-/* The op registry: every op has a word, a parser and a printer; every draw of
- * the generator has an op, and its scripts parse. */
+/* The op registry: every op has a word, a parser, a printer and a model rule;
+ * every draw of the generator has an op, and its scripts parse. */
 START_TEST(t_registry)
 {
 	int slot[DT_GEN_EXTRA_SLOTS] = {0}, first = 0;
@@ -744,6 +744,7 @@ START_TEST(t_registry)
 		const struct dt_opdesc *d = &dt_ops[i];
 
 		ck_assert_msg(d->name && d->parse && d->format, "op %d: no name, parser or printer", i);
+		ck_assert_msg(dt_model_has_rule((enum dt_opcode)i), "%s: no model rule", d->name);
 		ck_assert_msg(d->gen.tier == DT_GEN_NONE || d->gen_line, "%s: a share, no generator",
 			      d->name);
 		first += d->gen.tier == DT_GEN_FIRST;
