@@ -840,6 +840,13 @@ static int gen_remount(struct dt_gen *g)
 	return 1;
 }
 
+/* ---- fsyncdir ----
+ * The test directory opened, fsync'ed and closed in one op (an application's
+ * fsync of a file's parent directory): no descriptor, so nothing to check;
+ * its own struct file in each thread would race outside the model's orders,
+ * and the generator makes none (a share would change every seed's scripts).
+ */
+
 /* ---- the registry ---- */
 
 /* a share of the random scripts (ops.h): of 100 draws, first or main; a slot of the extra tier */
@@ -904,6 +911,7 @@ const struct dt_opdesc dt_ops[OP__COUNT] = {
 	[OP_MUNMAP] = {"munmap", NULL, parse_fd, format_fd, check_map},
 	[OP_REMOUNT] = {"remount", NULL, parse_remount, format_remount, NULL,
 			EXTRA(8), .gen_line = gen_remount},
+	[OP_FSYNCDIR] = {"fsyncdir", NULL, parse_none, format_none, NULL},
 };
 
 const char *dt_opname(enum dt_opcode c)

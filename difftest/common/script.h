@@ -26,6 +26,8 @@
  *   remount ro|rw            mount -o remount,ro (or rw)
  *   link fM fN | rename fM fN  link(2), rename(2) in the test directory
  *   fsync dN | fdatasync dN | syncfs dN | close dN
+ *   fsyncdir                 fsync of the test directory: open(O_RDONLY|O_DIRECTORY),
+ *                            fsync, close; fsync's result
  *   sfr dN FLAGS [OFF LEN]   sync_file_range; FLAGS: WAIT_BEFORE|WRITE|WAIT_AFTER
  *                            (or WB|W|WA, or a number, or 0)
  *   unlink fM
@@ -90,6 +92,7 @@ enum dt_opcode {
 	OP_MSYNC,      /* msync(MS_SYNC or MS_ASYNC) of fd's whole mapping */
 	OP_MUNMAP,     /* munmap of fd's mapping */
 	OP_REMOUNT,    /* mount(MS_REMOUNT [| MS_RDONLY]) */
+	OP_FSYNCDIR,   /* open(2) of the test directory, fsync(2) of it, close(2) */
 	OP__COUNT
 };
 

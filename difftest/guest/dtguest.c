@@ -103,8 +103,9 @@ static long ncpus;
 
 static struct {
 	ino_t ino;
-	int label;
+	int label;      /* fN, or LABEL_DIR */
 } inomap[64];
+#define LABEL_DIR (-1) /* the test directory (fsyncdir): "dir" */
 static int ninomap;
 
 static void die(const char *fmt, ...)
@@ -201,6 +202,8 @@ static const char *label_of(unsigned maj, unsigned min, unsigned long ino, char 
 		return raw_live && ino == raw_kdev ? "raw" : "bdev";
 	for (int i = 0; i < ninomap; i++)
 		if (inomap[i].ino == ino) {
+			if (inomap[i].label == LABEL_DIR)
+				return "dir";
 			snprintf(buf, len, "f%d", inomap[i].label);
 			return buf;
 		}
@@ -550,6 +553,32 @@ static void g_fsync(const struct dt_op *op, struct dt_opres *o, int which)
 	result(o, which, r, errno);
 }
 
+/* fsyncdir: the test directory opened, fsync'ed and closed: fsync's result
+ * (open's, if it fails) */
+static void g_fsyncdir(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	char p[256];
+	struct stat st;
+	int dfd, e;
+	long r;
+
+	(void)op;
+	snprintf(p, sizeof(p), "%s/t", opt_mnt);
+	dfd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		result(o, which, -1, errno);
+		return;
+	}
+	/* its events are "dir"'s, whatever number it has now (vfat, exfat:
+	 * a new one each time it is read in) */
+	if (fstat(dfd, &st) == 0)
+		label_ino(st.st_ino, LABEL_DIR, 1);
+	r = fsync(dfd);
+	e = errno;
+	close(dfd);
+	result(o, which, r, e);
+}
+
 static void g_fdatasync(const struct dt_op *op, struct dt_opres *o, int which)
 {
 	long r = fdatasync(fd_of(op));
@@ -798,6 +827,7 @@ static g_handler *const g_ops[OP__COUNT] = {
 	[OP_MSYNC] = g_msync,
 	[OP_MUNMAP] = g_munmap,
 	[OP_REMOUNT] = g_remount,
+	[OP_FSYNCDIR] = g_fsyncdir,
 };
 
 static void run_op(const struct dt_op *op, struct dt_opres *o, int which)

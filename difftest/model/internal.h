@@ -65,6 +65,8 @@ struct m_inode {
 	int bdev;       /* a block device's inode (model/bdev.c): no name, never evicted,
 			   not one of the filesystem's files */
 	int raw;        /* ... the raw block device's (m->raw), else the filesystem's (m->dev) */
+	int dir;        /* the test directory's, in memory for one op (fsyncdir): no name,
+			   no pages; its trace object is "dir" */
 };
 
 /* the filesystem's block device's mapping: sb->s_bdev->bd_inode->i_mapping */
@@ -151,6 +153,9 @@ struct dt_fs_rules {
 	 * asks for all, an O_SYNC write for those it wrote; returns 0 or -errno */
 	int (*fsync)(struct m_state *m, struct m_fd *f, long long first, long long last,
 		     struct out *w);
+	/* a directory's ->fsync where it is not the file's (xfs_dir_fsync()): 0 or
+	 * -errno; NULL: ->fsync (ext2, ext4, vfat, exfat, btrfs, tmpfs) */
+	int (*dir_fsync)(struct m_state *m, struct m_fd *f, struct out *w);
 	/* ->sync_fs(sb, 1): within sync_filesystem() (syncfs; its error is
 	 * returned first: sync_filesystem() stops there), and within sync(2)
 	 * (sync_fs_one_sb(), result ignored: "sync" and "evict"); NULL: none */
@@ -247,6 +252,7 @@ int m_writes_back(const struct dt_op *op);
 
 /* the rules (step.c names them in its table) */
 /* vfs.c */
+void m_op_fsyncdir(struct m_state *m, const struct dt_op *op, struct out *w);
 void m_op_open(struct m_state *m, const struct dt_op *op, struct out *w);
 void m_op_write(struct m_state *m, const struct dt_op *op, struct out *w);
 void m_op_read(struct m_state *m, const struct dt_op *op, struct out *w);

@@ -5,7 +5,7 @@
  *
  *   vfs.c     the file syscalls: open, write, read, ftruncate, fallocate, fsync
  *             and fdatasync, sync_file_range, syncfs, close, dup, an op in a
- *             forked child
+ *             forked child, fsync of the test directory
  *   mmap.c    shared mappings: mmap, stores, msync, munmap
  *   namei.c   names: unlink, link, rename
  *   super.c   the whole filesystem: sync, evict, umount + mount, remount
@@ -67,6 +67,7 @@ static const struct m_rule rules[OP__COUNT] = {
 	[OP_MSYNC] = {m_op_msync},
 	[OP_MUNMAP] = {m_op_munmap},
 	[OP_REMOUNT] = {m_op_remount},
+	[OP_FSYNCDIR] = {m_op_fsyncdir},
 };
 
 int dt_model_has_rule(enum dt_opcode c)

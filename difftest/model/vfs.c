@@ -131,6 +131,8 @@ const char *m_obj(const struct m_state *m, int i, char *buf, size_t len)
 {
 	if (m->ino[i].bdev)
 		return m->ino[i].raw ? "raw" : "bdev";
+	if (m->ino[i].dir)
+		return "dir";
 	snprintf(buf, len, "f%d", m->ino[i].label);
 	return buf;
 }
@@ -544,11 +546,12 @@ int m_file_check_and_advance_md_wb_err(struct m_state *m, struct m_fd *f, struct
 
 	if (errseq_check(&M_BDEV(m).wb_err, f->f_md_wb_err)) {
 		errseq_t old = f->f_md_wb_err;
+		char obj[16];
 
 		err = errseq_check_and_advance(&M_BDEV(m).wb_err, &f->f_md_wb_err);
 		if (w->o)
-			dt_opres_trace(w->o, "mdadv f%d 0x%x 0x%x", m->ino[f->ino].label, old,
-				       f->f_md_wb_err);
+			dt_opres_trace(w->o, "mdadv %s 0x%x 0x%x", m_obj(m, f->ino, obj, sizeof(obj)),
+				       old, f->f_md_wb_err);
 	}
 	return err;
 }
@@ -878,6 +881,46 @@ void m_op_fsync(struct m_state *m, const struct dt_op *op, struct out *w)
 		return;
 	}
 	r = m_file_fsync(m, f, 0, MAX_PAGES - 1, w);
+	m_put(w, r ? -1 : 0, -r);
+}
+
+/*
+ * fsyncdir: do_sys_open() of the test directory (O_RDONLY | O_DIRECTORY),
+ * vfs_fsync() of it, close(): what an application does to make a new name
+ * durable (PostgreSQL's fsync_fname() of a parent). Its inode is in memory
+ * for the op only: no op writes back through it or records an error in it, so
+ * its wb_err is 0 and it has no pages. The new struct file samples its
+ * cursors as open does: f_md_wb_err (patched) gets an error on the block
+ * device that no one has seen, which its fsync then reports, once; stock
+ * reads no metadata error there. The directory's ->fsync is the file's
+ * (ext2_fsync(), ext4_sync_file(), fat_file_fsync(), exfat_file_fsync() with
+ * its sync_blockdev(), btrfs_sync_file(), noop_fsync() on tmpfs) but on xfs
+ * (dir_fsync); close reports nothing.
+ */
+void m_op_fsyncdir(struct m_state *m, const struct dt_op *op, struct out *w)
+{
+	struct m_fd f = {.state = 1, .refs = 1, .rdonly = 1};
+	int r;
+
+	(void)op;
+	for (f.ino = 0; f.ino < MAX_INODES && m->ino[f.ino].used; f.ino++)
+		;
+	if (f.ino == MAX_INODES)
+		abort(); /* scripts have <= 8 names and 16 descriptors */
+	memset(&m->ino[f.ino], 0, sizeof(m->ino[f.ino]));
+	m->ino[f.ino].used = 1;
+	m->ino[f.ino].dir = 1;
+	m->ino[f.ino].dino = -1;
+	m->ino[f.ino].linked = 1;
+	f.f_wb_err = errseq_sample(&m->ino[f.ino].wb_err);
+	f.f_sb_err = errseq_sample(&m->s_wb_err);
+	f.f_md_wb_err = errseq_sample(&M_BDEV(m).wb_err);
+	f.f_sb_bdev_err = f.f_md_wb_err;
+	if (m->fsr->dir_fsync)
+		r = m->fsr->dir_fsync(m, &f, w);
+	else
+		r = m->fsr->fsync(m, &f, 0, MAX_PAGES - 1, w);
+	m->ino[f.ino].used = 0;
 	m_put(w, r ? -1 : 0, -r);
 }
 

@@ -404,6 +404,44 @@ START_TEST(t_meta)
 }
 END_TEST
 
+/*
+ * fsyncdir: the test directory's fsync through a struct file of its own. A
+ * file's data error is never the directory's; stock reads no metadata error
+ * there but exfat's sync_blockdev() flag; patched, the new f_md_wb_err
+ * reports a metadata error nobody has seen, once, as "dir" in the trace;
+ * ext4 saw it first; xfs_dir_fsync() reads no cursor.
+ */
+START_TEST(t_fsyncdir)
+{
+	const char *s = "open d0 f0 creat\nwrite d0\nfsyncdir\nerror data f0 EIO\nfsyncdir\n"
+			"error meta EIO\nfsyncdir\nfsyncdir\nfsync d0\n";
+	struct dt_sresult st = run("stock", FS_EXT2, s), pa = run("patched", FS_EXT2, s),
+			  ex = run("stock", FS_EXFAT, s), p4 = run("patched", FS_EXT4_ORDERED, s),
+			  px = run("patched", FS_XFS, s), pt = run("patched", FS_TMPFS, s);
+
+	for (int i = 2; i <= 7; i++)
+		ck_assert_int_eq(ERR(st, i), 0);
+	ck_assert_int_eq(ERR(st, 8), EIO);     /* the file's own error, to its descriptor */
+	ck_assert_int_eq(ERR(pa, 4), 0);       /* f0's error is not the directory's */
+	ck_assert_int_eq(ERR(pa, 6), EIO);     /* the metadata error, once */
+	ck_assert_int_eq(pa.ops[6].ntr, 1);
+	ck_assert_str_eq(pa.ops[6].tr[0], "mdadv dir 0x0 0x1005");
+	ck_assert_int_eq(ERR(pa, 7), 0);       /* a new struct file: sampled seen */
+	ck_assert_int_eq(ERR(pa, 8), EIO);
+	ck_assert_int_eq(ERR(ex, 6), EIO);     /* exfat: sync_blockdev()'s AS_EIO */
+	ck_assert_int_eq(ERR(ex, 7), 0);
+	ck_assert_int_eq(ERR(p4, 6), 0);       /* ext4's own reader saw it at once */
+	ck_assert_int_eq(ERR(px, 6), 0);       /* xfs_dir_fsync(): a log force */
+	ck_assert_int_eq(ERR(pt, 6), 0);       /* no block device: ENOTBLK before */
+	dt_sresult_free(&st);
+	dt_sresult_free(&pa);
+	dt_sresult_free(&ex);
+	dt_sresult_free(&p4);
+	dt_sresult_free(&px);
+	dt_sresult_free(&pt);
+}
+END_TEST
+
 START_TEST(t_patched_ext2_early_return)
 {
 	/* A data error: ext2_fsync returns it, and consumes the metadata cursor
@@ -704,6 +742,9 @@ START_TEST(t_parse_errors)
 	parse_fails("script a\nsync\nend\nsync\n", "t.dt:4: operation outside a script");
 	parse_fails("open d0 f0\npar close d0 ; fsync d0\n", "t.dt:2: close cannot run inside par");
 	parse_fails("open d0 f0 sideways\n", "t.dt:1: unknown open flag 'sideways'");
+	parse_fails("fsyncdir d0\n", "t.dt:1: fsyncdir takes no arguments");
+	parse_fails("open d0 f0\npar fsyncdir ; fsync d0\n", "t.dt:2: fsyncdir cannot run inside par");
+	parse_fails("open d0 f0\nchild fsyncdir\n", "t.dt:2: child runs a descriptor op");
 }
 END_TEST
 
@@ -711,7 +752,7 @@ START_TEST(t_print_roundtrip)
 {
 	const char *s = "script x\nopen d0 f0 creat rdonly\nwrite d0 100\nsfr d0 WAIT_BEFORE|WAIT_AFTER 0 4096\n"
 			"error data d0 ENOSPC\nerror meta 122\npar syncfs d0 ; fsync d0\nclose d0\n"
-			"open d1 raw sync\nend\n";
+			"open d1 raw sync\nfsyncdir\nend\n";
 	struct dt_batch b = parse_ok(s), b2;
 	char *buf;
 	size_t len;
@@ -724,6 +765,8 @@ START_TEST(t_print_roundtrip)
 	ck_assert_int_eq(b2.scripts[0].nops, b.scripts[0].nops);
 	ck_assert_int_eq(b2.scripts[0].ops[4].err, EDQUOT);
 	ck_assert_int_eq(b2.scripts[0].ops[5].sub[1].code, OP_FSYNC);
+	ck_assert_int_eq(b2.scripts[0].ops[8].code, OP_FSYNCDIR);
+	ck_assert_msg(strstr(buf, "\nfsyncdir\n") != NULL, "no fsyncdir line in:\n%s", buf);
 	free(buf);
 	dt_batch_free(&b);
 	dt_batch_free(&b2);
@@ -830,6 +873,7 @@ int main(void)
 	tcase_add_test(tc, t_syncfs_sb);
 	tcase_add_test(tc, t_par_syncfs_meta);
 	tcase_add_test(tc, t_meta);
+	tcase_add_test(tc, t_fsyncdir);
 	tcase_add_test(tc, t_as_flags_precedence);
 	tcase_add_test(tc, t_patched_ext2_early_return);
 	tcase_add_test(tc, t_real_writeback);
