@@ -22,12 +22,10 @@ void m_op_error_data(struct m_state *m, const struct dt_op *op, struct out *w)
 		}
 		i = m_inode_get(m, op->file);
 	} else {
-		struct m_fd *f = m_fd_of(m, op);
+		struct m_fd *f = m_fd_open(m, op, w);
 
-		if (f->state != 1) {
-			m_fail(w, EBADF);
+		if (!f)
 			return;
-		}
 		i = f->ino;
 	}
 	m_mapping_set_error(m, &m->ino[i].wb_err, &m->ino[i].as, m_host_sb_err(m, &m->ino[i]),
@@ -66,14 +64,12 @@ void m_op_error_meta(struct m_state *m, const struct dt_op *op, struct out *w)
 /* fail dN */
 void m_op_fail(struct m_state *m, const struct dt_op *op, struct out *w)
 {
-	struct m_fd *f = m_fd_of(m, op);
+	struct m_fd *f = m_fd_open(m, op, w);
 	int r;
 	struct m_inode *in;
 
-	if (f->state != 1) {
-		m_fail(w, EBADF);
+	if (!f)
 		return;
-	}
 	in = &m->ino[f->ino];
 	if (in->raw) {
 		m_bdev_fail(m);

@@ -291,6 +291,8 @@ void m_put(struct out *w, long ret, int err);
 long m_fail(struct out *w, int err);
 /* @op's descriptor's open file description (a closed one, m->none, when it has none) */
 struct m_fd *m_fd_of(struct m_state *m, const struct dt_op *op);
+/* ... open: NULL when it has none, and the op fails with EBADF */
+struct m_fd *m_fd_open(struct m_state *m, const struct dt_op *op, struct out *w);
 /* iget: the in-memory inode of name @file, read in from disk if not in memory */
 int m_inode_get(struct m_state *m, int file);
 /* the inode leaves memory (evict()); its inode on disk stays while it has a name */

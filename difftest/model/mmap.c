@@ -11,15 +11,13 @@
 /* mmap dN */
 void m_op_mmap(struct m_state *m, const struct dt_op *op, struct out *w)
 {
-	struct m_fd *f = m_fd_of(m, op);
+	struct m_fd *f = m_fd_open(m, op, w);
 
 	/* mm/mmap.c ksys_mmap_pgoff() -> do_mmap(): EBADF, then a length of
 	 * 0 (the file's size) EINVAL, then PROT_WRITE|MAP_SHARED on a file
 	 * not open for writing EACCES */
-	if (f->state != 1) {
-		m_fail(w, EBADF);
+	if (!f)
 		return;
-	}
 	if (!m->ino[f->ino].size) {
 		m_fail(w, EINVAL);
 		return;

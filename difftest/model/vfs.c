@@ -295,6 +295,17 @@ struct m_fd *m_fd_of(struct m_state *m, const struct dt_op *op)
 	return k >= 0 ? &m->fd[k] : &m->none;
 }
 
+struct m_fd *m_fd_open(struct m_state *m, const struct dt_op *op, struct out *w)
+{
+	struct m_fd *f = m_fd_of(m, op);
+
+	if (f->state != 1) {
+		m_fail(w, EBADF);
+		return NULL;
+	}
+	return f;
+}
+
 void m_drop_pages(struct m_inode *in, long long first, long long last)
 {
 	if (first < 0)
@@ -770,13 +781,11 @@ void m_op_write(struct m_state *m, const struct dt_op *op, struct out *w)
 /* read dN LEN */
 void m_op_read(struct m_state *m, const struct dt_op *op, struct out *w)
 {
-	struct m_fd *f = m_fd_of(m, op);
+	struct m_fd *f = m_fd_open(m, op, w);
 	long long n;
 
-	if (f->state != 1) {
-		m_fail(w, EBADF);
+	if (!f)
 		return;
-	}
 	if (!op->len) {
 		m_put(w, 0, 0); /* generic_file_read_iter(), ext4: nothing to read */
 		return;
@@ -796,14 +805,12 @@ void m_op_read(struct m_state *m, const struct dt_op *op, struct out *w)
 /* ftruncate dN LEN */
 void m_op_ftruncate(struct m_state *m, const struct dt_op *op, struct out *w)
 {
-	struct m_fd *f = m_fd_of(m, op);
+	struct m_fd *f = m_fd_open(m, op, w);
 	int r;
 	struct m_inode *in;
 
-	if (f->state != 1) {
-		m_fail(w, EBADF);
+	if (!f)
 		return;
-	}
 	/* fs/open.c do_sys_ftruncate(): a descriptor not open for writing,
 	 * or not of a regular file (the raw device), gets EINVAL */
 	if (f->rdonly || m->ino[f->ino].bdev) {
@@ -833,14 +840,12 @@ void m_op_ftruncate(struct m_state *m, const struct dt_op *op, struct out *w)
 /* fallocate dN MODE OFF LEN */
 void m_op_fallocate(struct m_state *m, const struct dt_op *op, struct out *w)
 {
-	struct m_fd *f = m_fd_of(m, op);
+	struct m_fd *f = m_fd_open(m, op, w);
 	int r;
 	unsigned mode = op->flags;
 
-	if (f->state != 1) {
-		m_fail(w, EBADF);
+	if (!f)
 		return;
-	}
 	/* fs/open.c vfs_fallocate(), its checks in its order */
 	r = 0;
 	if (op->off < 0 || op->len <= 0)
@@ -873,13 +878,11 @@ void m_op_fallocate(struct m_state *m, const struct dt_op *op, struct out *w)
 /* fsync dN, fdatasync dN (alike here) */
 void m_op_fsync(struct m_state *m, const struct dt_op *op, struct out *w)
 {
-	struct m_fd *f = m_fd_of(m, op);
+	struct m_fd *f = m_fd_open(m, op, w);
 	int r;
 
-	if (f->state != 1) {
-		m_fail(w, EBADF);
+	if (!f)
 		return;
-	}
 	r = m_file_fsync(m, f, 0, MAX_PAGES - 1, w);
 	m_put(w, r ? -1 : 0, -r);
 }
@@ -927,14 +930,12 @@ void m_op_fsyncdir(struct m_state *m, const struct dt_op *op, struct out *w)
 /* sfr dN FLAGS [OFF LEN] */
 void m_op_sfr(struct m_state *m, const struct dt_op *op, struct out *w)
 {
-	struct m_fd *f = m_fd_of(m, op);
+	struct m_fd *f = m_fd_open(m, op, w);
 	int r;
 	long long end;
 
-	if (f->state != 1) {
-		m_fail(w, EBADF);
+	if (!f)
 		return;
-	}
 	/* fs/sync.c sync_file_range() */
 	if ((op->flags & ~7u) || op->off < 0 || op->len < 0 ||
 	    __builtin_add_overflow(op->off, op->len, &end)) {
@@ -970,13 +971,11 @@ out:
 /* syncfs dN */
 void m_op_syncfs(struct m_state *m, const struct dt_op *op, struct out *w)
 {
-	struct m_fd *f = m_fd_of(m, op);
+	struct m_fd *f = m_fd_open(m, op, w);
 	int r;
 
-	if (f->state != 1) {
-		m_fail(w, EBADF);
+	if (!f)
 		return;
-	}
 	/* the raw device's node is on devtmpfs: syncfs(2) syncs that, no
 	 * block device, no error (nor on the patched kernel) */
 	r = m->ino[f->ino].bdev ? 0 : do_syncfs(m, f);
@@ -986,12 +985,10 @@ void m_op_syncfs(struct m_state *m, const struct dt_op *op, struct out *w)
 /* close dN */
 void m_op_close(struct m_state *m, const struct dt_op *op, struct out *w)
 {
-	struct m_fd *f = m_fd_of(m, op);
+	struct m_fd *f = m_fd_open(m, op, w);
 
-	if (f->state != 1) {
-		m_fail(w, EBADF);
+	if (!f)
 		return;
-	}
 	/* filp_close(): none of the modelled filesystems has ->flush, so
 	 * close returns 0; the struct file goes with its last descriptor
 	 * (fput()) */
@@ -1009,14 +1006,12 @@ void m_op_close(struct m_state *m, const struct dt_op *op, struct out *w)
 /* dup dN dM */
 void m_op_dup(struct m_state *m, const struct dt_op *op, struct out *w)
 {
-	struct m_fd *f = m_fd_of(m, op);
+	struct m_fd *f = m_fd_open(m, op, w);
 
 	/* fs/file.c dup(): a second descriptor for the same struct file:
 	 * one f_wb_err, f_sb_err, f_md_wb_err, one offset */
-	if (f->state != 1) {
-		m_fail(w, EBADF);
+	if (!f)
 		return;
-	}
 	m->slot[op->fd2] = m->slot[op->fd];
 	f->refs++;
 	m_put(w, 0, 0);
