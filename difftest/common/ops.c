@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The op registry (ops.h): each script operation's word, parser, printer and
- * the script's rules for it, one section an op (ops of one shape share theirs),
- * and the table at the end.
+ * The op registry (ops.h): each script operation's word, parser, printer, the
+ * script's rules for it and its random lines, one section an op (ops of one
+ * shape share theirs), and the table at the end: what may race, what may run
+ * in a child, each op's share of the random scripts.
  */
 #define _GNU_SOURCE
 #include "ops.h"
