@@ -26,6 +26,8 @@
  *   remount ro|rw            mount -o remount,ro (or rw)
  *   link fM fN | rename fM fN  link(2), rename(2) in the test directory
  *   fsync dN | fdatasync dN | syncfs dN | close dN
+ *   fsyncdir                 fsync of the test directory: open(O_RDONLY|O_DIRECTORY),
+ *                            fsync, close; fsync's result
  *   sfr dN FLAGS [OFF LEN]   sync_file_range; FLAGS: WAIT_BEFORE|WRITE|WAIT_AFTER
  *                            (or WB|W|WA, or a number, or 0)
  *   unlink fM
@@ -60,6 +62,7 @@
 /* "open dN dev": op->file of the filesystem's own block device (opened O_RDONLY) */
 #define DT_FILE_DEV (DT_MAX_FILES + 1)
 
+/* The operations; each has a descriptor in the op registry (ops.h, ops.c). */
 enum dt_opcode {
 	OP_OPEN,
 	OP_WRITE,
@@ -89,6 +92,7 @@ enum dt_opcode {
 	OP_MSYNC,      /* msync(MS_SYNC or MS_ASYNC) of fd's whole mapping */
 	OP_MUNMAP,     /* munmap of fd's mapping */
 	OP_REMOUNT,    /* mount(MS_REMOUNT [| MS_RDONLY]) */
+	OP_FSYNCDIR,   /* open(2) of the test directory, fsync(2) of it, close(2) */
 	OP__COUNT
 };
 
@@ -165,6 +169,7 @@ int dt_script_valid(const struct dt_script *s);
  * scn.NAME[.I][~rRcN] is NAME; a random script PREFIX.sSEED.I is PREFIX. */
 void dt_script_class(const char *name, char *buf, size_t len);
 
+/* its first word (ops.c) */
 const char *dt_opname(enum dt_opcode c);
 /* errno <-> name ("EIO", "ENOSPC", ..., or a decimal number). */
 const char *dt_errname(int err, char *buf, size_t len);

@@ -103,8 +103,9 @@ static long ncpus;
 
 static struct {
 	ino_t ino;
-	int label;
+	int label;      /* fN, or LABEL_DIR */
 } inomap[64];
+#define LABEL_DIR (-1) /* the test directory (fsyncdir): "dir" */
 static int ninomap;
 
 static void die(const char *fmt, ...)
@@ -201,6 +202,8 @@ static const char *label_of(unsigned maj, unsigned min, unsigned long ino, char 
 		return raw_live && ino == raw_kdev ? "raw" : "bdev";
 	for (int i = 0; i < ninomap; i++)
 		if (inomap[i].ino == ino) {
+			if (inomap[i].label == LABEL_DIR)
+				return "dir";
 			snprintf(buf, len, "f%d", inomap[i].label);
 			return buf;
 		}
@@ -311,321 +314,429 @@ static char rbuf[1 << 20] __attribute__((aligned(4096)));
 
 static int fs_mount(char *why, size_t len);
 
-static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
+/* ---- one op: a handler each, named in g_ops[] ---- */
+
+static void run_op(const struct dt_op *op, struct dt_opres *o, int which);
+
+/* @op's descriptor: the real one, -1 where it has none */
+static int fd_of(const struct dt_op *op)
 {
+	return op->fd >= 0 ? fds[op->fd] : -1;
+}
+
+static void g_open(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	char p[256];
+	int fl = (op->flags & OPEN_RDONLY) ? O_RDONLY : O_RDWR, created;
+	struct stat st;
+
+	if (op->flags & OPEN_CREAT)
+		fl |= O_CREAT;
+	if (op->flags & OPEN_TRUNC)
+		fl |= O_TRUNC;
+	if (op->flags & OPEN_SYNC)
+		fl |= O_SYNC;
+	if (op->flags & OPEN_DSYNC)
+		fl |= O_DSYNC;
+	if (op->flags & OPEN_DIRECT)
+		fl |= O_DIRECT;
+	if (op->file == DT_FILE_RAW) {
+		fds[op->fd] = open(RAW_NODE, fl | O_CLOEXEC);
+		fd_raw[op->fd] = 1;
+		result(o, which, fds[op->fd] < 0 ? -1 : 0, errno);
+		return;
+	}
+	if (op->file == DT_FILE_DEV) {
+		/* the filesystem's own device, read-only beside the mount;
+		 * tmpfs has none (the model: the same) */
+		fds[op->fd] = gfs->bdev ? open(DM_NODE, O_RDONLY | O_CLOEXEC) : -1;
+		fd_raw[op->fd] = 2;
+		result(o, which, fds[op->fd] < 0 ? -1 : 0, gfs->bdev ? errno : ENOTBLK);
+		return;
+	}
+	fd_raw[op->fd] = 0;
+	fpath(p, sizeof(p), op->file);
+	created = (fl & O_CREAT) && lstat(p, &st) < 0 && errno == ENOENT;
+	fds[op->fd] = open(p, fl | O_CLOEXEC, 0644);
+	if (fds[op->fd] >= 0) {
+		if (fstat(fds[op->fd], &st) == 0)
+			label_ino(st.st_ino, op->file, created);
+		result(o, which, 0, 0);
+	} else {
+		int e = errno;
+
+		/* an open can fail after O_CREAT made the file (O_DIRECT on
+		 * 6.1's tmpfs: EINVAL): label the new inode all the same */
+		if (created && lstat(p, &st) == 0)
+			label_ino(st.st_ino, op->file, 1);
+		result(o, which, -1, e);
+	}
+}
+
+static void g_write(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	long r = write(fd_of(op), wbuf, (size_t)op->len);
+
+	result(o, which, r, errno);
+}
+
+static void g_read(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	long r = read(fd_of(op), rbuf, (size_t)op->len);
+
+	result(o, which, r, errno);
+}
+
+static void g_ftruncate(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	long r = ftruncate(fd_of(op), (off_t)op->len);
+
+	result(o, which, r, errno);
+}
+
+static void g_remount(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	long r;
+
+	r = mount(gfs->bdev ? DM_NODE : "tmpfs", opt_mnt, gfs->type,
+		  MS_REMOUNT | (op->flags & REMOUNT_RO ? MS_RDONLY : 0), gfs->opts);
+	result(o, which, r, errno);
+}
+
+static void g_cycle(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	char why[300];
+	long r;
+
+	(void)op;
+	/* umount and mount again: no reset of the device's wb_err here */
+	if (umount(opt_mnt)) {
+		result(o, which, -1, errno);
+		return;
+	}
+	r = fs_mount(why, sizeof(why));
+	if (r)
+		fprintf(stderr, "DT I dtguest: cycle: %s\n", why);
+	/* a new superblock: tmpfs numbers its inodes from the start again */
+	if (!gfs->bdev)
+		ninomap = 0;
+	result(o, which, r ? -1 : 0, EIO);
+}
+
+static void g_mmap(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	int fd = fd_of(op);
+	struct stat st;
+	size_t len = fd >= 0 && fstat(fd, &st) == 0 ? (size_t)st.st_size : 0;
+	void *a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	if (a == MAP_FAILED) {
+		result(o, which, -1, errno);
+		return;
+	}
+	maps[op->fd].p = a;
+	maps[op->fd].len = (len + 4095) / 4096 * 4096;
+	result(o, which, 0, 0);
+}
+
+static void g_mwrite(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	long r;
+	struct sigaction sa, old;
+
+	if (!maps[op->fd].p) {
+		result(o, which, -1, EINVAL); /* harness: no mapping */
+		return;
+	}
+	if ((size_t)(op->off + op->len) > maps[op->fd].len) {
+		result(o, which, -1, ERANGE); /* harness: past the mapping */
+		return;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigbus;
+	sigaction(SIGBUS, &sa, &old);
+	if (sigsetjmp(bus_jmp, 1) == 0) {
+		/* page by page, in order, as the model says */
+		for (long long q = op->off; q < op->off + op->len; q += 4096 - q % 4096) {
+			long long n = 4096 - q % 4096;
+
+			if (q + n > op->off + op->len)
+				n = op->off + op->len - q;
+			memcpy(maps[op->fd].p + q, wbuf, (size_t)n);
+		}
+		r = 0;
+	} else {
+		r = -1; /* SIGBUS: a page past the end of the file */
+		errno = EFAULT;
+	}
+	sigaction(SIGBUS, &old, NULL);
+	result(o, which, r, errno);
+}
+
+static void g_msync(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	long r;
+
+	if (!maps[op->fd].p) {
+		result(o, which, -1, EINVAL);
+		return;
+	}
+	r = msync(maps[op->fd].p, maps[op->fd].len,
+		  op->flags & MSYNC_SYNC ? MS_SYNC : MS_ASYNC);
+	result(o, which, r, errno);
+}
+
+static void g_munmap(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	long r;
+
+	if (!maps[op->fd].p) {
+		result(o, which, -1, EINVAL);
+		return;
+	}
+	r = munmap(maps[op->fd].p, maps[op->fd].len);
+	maps[op->fd].p = NULL;
+	result(o, which, r, errno);
+}
+
+static void g_fallocate(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	long r = fallocate(fd_of(op), (int)op->flags, (off_t)op->off, (off_t)op->len);
+
+	result(o, which, r, errno);
+}
+
+static void g_dup(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	int fd = fd_of(op);
+	long r;
+
+	r = dup(fd);
+	fds[op->fd2] = r >= 0 ? (int)r : -1;
+	fd_raw[op->fd2] = fd_raw[op->fd];
+	result(o, which, r < 0 ? -1 : 0, errno);
+}
+
+static void g_child(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	/* the op in a forked child: its descriptors name our struct files */
+	struct dt_opres c;
+	long rv[2] = {-1, EPROTO};
+	int pfd[2], st;
+	pid_t pid;
+
+	if (pipe(pfd))
+		die("pipe: %s", strerror(errno));
+	fflush(out);
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		memset(&c, 0, sizeof(c));
+		run_op(&op->sub[0], &c, 0);
+		rv[0] = c.ret[0];
+		rv[1] = c.err[0];
+		_exit(write(pfd[1], rv, sizeof(rv)) == sizeof(rv) ? 0 : 1);
+	}
+	close(pfd[1]);
+	if (read(pfd[0], rv, sizeof(rv)) != sizeof(rv))
+		rv[0] = -1, rv[1] = EPROTO; /* the child died: a result no kernel gives here */
+	close(pfd[0]);
+	waitpid(pid, &st, 0);
+	result(o, which, rv[0], (int)rv[1]);
+}
+
+static void g_fsync(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	long r = fsync(fd_of(op));
+
+	result(o, which, r, errno);
+}
+
+/* fsyncdir: the test directory opened, fsync'ed and closed: fsync's result
+ * (open's, if it fails) */
+static void g_fsyncdir(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	char p[256];
+	struct stat st;
+	int dfd, e;
+	long r;
+
+	(void)op;
+	snprintf(p, sizeof(p), "%s/t", opt_mnt);
+	dfd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		result(o, which, -1, errno);
+		return;
+	}
+	/* its events are "dir"'s, whatever number it has now (vfat, exfat:
+	 * a new one each time it is read in) */
+	if (fstat(dfd, &st) == 0)
+		label_ino(st.st_ino, LABEL_DIR, 1);
+	r = fsync(dfd);
+	e = errno;
+	close(dfd);
+	result(o, which, r, e);
+}
+
+static void g_fdatasync(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	long r = fdatasync(fd_of(op));
+
+	result(o, which, r, errno);
+}
+
+static void g_sfr(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	long r = sync_file_range(fd_of(op), op->off, op->len, op->flags);
+
+	result(o, which, r, errno);
+}
+
+static void g_syncfs(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	long r = syncfs(fd_of(op));
+
+	result(o, which, r, errno);
+}
+
+static void g_close(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	long r = close(fd_of(op));
+
+	result(o, which, r, errno);
+	fds[op->fd] = -1;
+}
+
+static void g_unlink(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	char p[256];
+	long r;
+
+	fpath(p, sizeof(p), op->file);
+	r = unlink(p);
+	result(o, which, r, errno);
+}
+
+static void g_link(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	char p[256], q[256];
+	long r;
+
+	fpath(p, sizeof(p), op->file);
+	fpath(q, sizeof(q), op->file2);
+	r = op->code == OP_LINK ? link(p, q) : rename(p, q);
+	result(o, which, r, errno);
+}
+
+/* a failed step shows as the evict op's result: the model says 0 */
+static void g_evict(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	char paths[DT_MAX_FILES][256];
+	const char *pp[DT_MAX_FILES + 1];
+	int n = DT_MAX_FILES;
+	long r;
+
+	(void)op;
+	for (int i = 0; i < DT_MAX_FILES; i++) {
+		fpath(paths[i], sizeof(paths[i]), i);
+		pp[i] = paths[i];
+	}
+	/* the raw device's clean pages too (drop_caches alone may miss
+	 * pages in a CPU's LRU cache; fadvise drains them) */
+	if (raw_live)
+		pp[n++] = RAW_NODE;
+	r = fault_evict(pp, n);
+	result(o, which, r ? -1 : 0, (int)r);
+}
+
+static void g_sync(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	(void)op;
+	sync();
+	result(o, which, 0, 0);
+}
+
+static void g_error_data(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	int fd = fd_of(op);
 	char p[256], cmd[320];
 	long r;
-	int fd = op->fd >= 0 ? fds[op->fd] : -1;
+	struct stat st;
 
-	switch (op->code) {
-	case OP_OPEN: {
-		int fl = (op->flags & OPEN_RDONLY) ? O_RDONLY : O_RDWR, created;
-		struct stat st;
-
-		if (op->flags & OPEN_CREAT)
-			fl |= O_CREAT;
-		if (op->flags & OPEN_TRUNC)
-			fl |= O_TRUNC;
-		if (op->flags & OPEN_SYNC)
-			fl |= O_SYNC;
-		if (op->flags & OPEN_DSYNC)
-			fl |= O_DSYNC;
-		if (op->flags & OPEN_DIRECT)
-			fl |= O_DIRECT;
-		if (op->file == DT_FILE_RAW) {
-			fds[op->fd] = open(RAW_NODE, fl | O_CLOEXEC);
-			fd_raw[op->fd] = 1;
-			result(o, which, fds[op->fd] < 0 ? -1 : 0, errno);
-			return;
-		}
-		if (op->file == DT_FILE_DEV) {
-			/* the filesystem's own device, read-only beside the mount;
-			 * tmpfs has none (the model: the same) */
-			fds[op->fd] = gfs->bdev ? open(DM_NODE, O_RDONLY | O_CLOEXEC) : -1;
-			fd_raw[op->fd] = 2;
-			result(o, which, fds[op->fd] < 0 ? -1 : 0, gfs->bdev ? errno : ENOTBLK);
-			return;
-		}
-		fd_raw[op->fd] = 0;
+	if (op->file >= 0) {
 		fpath(p, sizeof(p), op->file);
-		created = (fl & O_CREAT) && lstat(p, &st) < 0 && errno == ENOENT;
-		fds[op->fd] = open(p, fl | O_CLOEXEC, 0644);
-		if (fds[op->fd] >= 0) {
-			if (fstat(fds[op->fd], &st) == 0)
-				label_ino(st.st_ino, op->file, created);
-			result(o, which, 0, 0);
-		} else {
-			int e = errno;
-
-			/* an open can fail after O_CREAT made the file (O_DIRECT on
-			 * 6.1's tmpfs: EINVAL): label the new inode all the same */
-			if (created && lstat(p, &st) == 0)
-				label_ino(st.st_ino, op->file, 1);
-			result(o, which, -1, e);
-		}
-		return;
-	}
-	case OP_WRITE:
-		r = write(fd, wbuf, (size_t)op->len);
-		result(o, which, r, errno);
-		return;
-	case OP_READ:
-		r = read(fd, rbuf, (size_t)op->len);
-		result(o, which, r, errno);
-		return;
-	case OP_FTRUNCATE:
-		r = ftruncate(fd, (off_t)op->len);
-		result(o, which, r, errno);
-		return;
-	case OP_REMOUNT:
-		r = mount(gfs->bdev ? DM_NODE : "tmpfs", opt_mnt, gfs->type,
-			  MS_REMOUNT | (op->flags & REMOUNT_RO ? MS_RDONLY : 0), gfs->opts);
-		result(o, which, r, errno);
-		return;
-	case OP_CYCLE: {
-		char why[300];
-
-		/* umount and mount again: no reset of the device's wb_err here */
-		if (umount(opt_mnt)) {
+		if (stat(p, &st) < 0) {
 			result(o, which, -1, errno);
 			return;
 		}
-		r = fs_mount(why, sizeof(why));
-		if (r)
-			fprintf(stderr, "DT I dtguest: cycle: %s\n", why);
-		/* a new superblock: tmpfs numbers its inodes from the start again */
-		if (!gfs->bdev)
-			ninomap = 0;
-		result(o, which, r ? -1 : 0, EIO);
-		return;
-	}
-	case OP_MMAP: {
-		struct stat st;
-		size_t len = fd >= 0 && fstat(fd, &st) == 0 ? (size_t)st.st_size : 0;
-		void *a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-
-		if (a == MAP_FAILED) {
-			result(o, which, -1, errno);
-			return;
-		}
-		maps[op->fd].p = a;
-		maps[op->fd].len = (len + 4095) / 4096 * 4096;
-		result(o, which, 0, 0);
-		return;
-	}
-	case OP_MWRITE: {
-		struct sigaction sa, old;
-
-		if (!maps[op->fd].p) {
-			result(o, which, -1, EINVAL); /* harness: no mapping */
-			return;
-		}
-		if ((size_t)(op->off + op->len) > maps[op->fd].len) {
-			result(o, which, -1, ERANGE); /* harness: past the mapping */
-			return;
-		}
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_sigbus;
-		sigaction(SIGBUS, &sa, &old);
-		if (sigsetjmp(bus_jmp, 1) == 0) {
-			/* page by page, in order, as the model says */
-			for (long long q = op->off; q < op->off + op->len; q += 4096 - q % 4096) {
-				long long n = 4096 - q % 4096;
-
-				if (q + n > op->off + op->len)
-					n = op->off + op->len - q;
-				memcpy(maps[op->fd].p + q, wbuf, (size_t)n);
-			}
-			r = 0;
-		} else {
-			r = -1; /* SIGBUS: a page past the end of the file */
-			errno = EFAULT;
-		}
-		sigaction(SIGBUS, &old, NULL);
-		result(o, which, r, errno);
-		return;
-	}
-	case OP_MSYNC:
-		if (!maps[op->fd].p) {
-			result(o, which, -1, EINVAL);
-			return;
-		}
-		r = msync(maps[op->fd].p, maps[op->fd].len,
-			  op->flags & MSYNC_SYNC ? MS_SYNC : MS_ASYNC);
-		result(o, which, r, errno);
-		return;
-	case OP_MUNMAP:
-		if (!maps[op->fd].p) {
-			result(o, which, -1, EINVAL);
-			return;
-		}
-		r = munmap(maps[op->fd].p, maps[op->fd].len);
-		maps[op->fd].p = NULL;
-		result(o, which, r, errno);
-		return;
-	case OP_FALLOCATE:
-		r = fallocate(fd, (int)op->flags, (off_t)op->off, (off_t)op->len);
-		result(o, which, r, errno);
-		return;
-	case OP_DUP:
-		r = dup(fd);
-		fds[op->fd2] = r >= 0 ? (int)r : -1;
-		fd_raw[op->fd2] = fd_raw[op->fd];
-		result(o, which, r < 0 ? -1 : 0, errno);
-		return;
-	case OP_CHILD: {
-		/* the op in a forked child: its descriptors name our struct files */
-		struct dt_opres c;
-		long rv[2] = {-1, EPROTO};
-		int pfd[2], st;
-		pid_t pid;
-
-		if (pipe(pfd))
-			die("pipe: %s", strerror(errno));
-		fflush(out);
-		pid = fork();
-		if (pid < 0)
-			die("fork: %s", strerror(errno));
-		if (pid == 0) {
-			memset(&c, 0, sizeof(c));
-			run_op(&op->sub[0], &c, 0);
-			rv[0] = c.ret[0];
-			rv[1] = c.err[0];
-			_exit(write(pfd[1], rv, sizeof(rv)) == sizeof(rv) ? 0 : 1);
-		}
-		close(pfd[1]);
-		if (read(pfd[0], rv, sizeof(rv)) != sizeof(rv))
-			rv[0] = -1, rv[1] = EPROTO; /* the child died: a result no kernel gives here */
-		close(pfd[0]);
-		waitpid(pid, &st, 0);
-		result(o, which, rv[0], (int)rv[1]);
-		return;
-	}
-	case OP_FSYNC:
-		r = fsync(fd);
-		result(o, which, r, errno);
-		return;
-	case OP_FDATASYNC:
-		r = fdatasync(fd);
-		result(o, which, r, errno);
-		return;
-	case OP_SFR:
-		r = sync_file_range(fd, op->off, op->len, op->flags);
-		result(o, which, r, errno);
-		return;
-	case OP_SYNCFS:
-		r = syncfs(fd);
-		result(o, which, r, errno);
-		return;
-	case OP_CLOSE:
-		r = close(fd);
-		result(o, which, r, errno);
-		fds[op->fd] = -1;
-		return;
-	case OP_UNLINK:
-		fpath(p, sizeof(p), op->file);
-		r = unlink(p);
-		result(o, which, r, errno);
-		return;
-	case OP_LINK:
-	case OP_RENAME: {
-		char q[256];
-
-		fpath(p, sizeof(p), op->file);
-		fpath(q, sizeof(q), op->file2);
-		r = op->code == OP_LINK ? link(p, q) : rename(p, q);
-		result(o, which, r, errno);
-		return;
-	}
-	case OP_EVICT: {
-		/* a failed step shows as the evict op's result: the model says 0 */
-
-		char paths[DT_MAX_FILES][256];
-		const char *pp[DT_MAX_FILES + 1];
-		int n = DT_MAX_FILES;
-
-		for (int i = 0; i < DT_MAX_FILES; i++) {
-			fpath(paths[i], sizeof(paths[i]), i);
-			pp[i] = paths[i];
-		}
-		/* the raw device's clean pages too (drop_caches alone may miss
-		 * pages in a CPU's LRU cache; fadvise drains them) */
-		if (raw_live)
-			pp[n++] = RAW_NODE;
-		r = fault_evict(pp, n);
-		result(o, which, r ? -1 : 0, (int)r);
-		return;
-	}
-	case OP_SYNC:
-		sync();
-		result(o, which, 0, 0);
-		return;
-	case OP_ERR_DATA: {
-		struct stat st;
-
-		if (op->file >= 0) {
-			fpath(p, sizeof(p), op->file);
-			if (stat(p, &st) < 0) {
-				result(o, which, -1, errno);
-				return;
-			}
-			label_ino(st.st_ino, op->file, 0);
-		} else {
-			if (fd < 0) {
-				result(o, which, -1, EBADF);
-				return;
-			}
-			snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
-		}
-		if (op->file < 0 && fd_raw[op->fd] == 1)
-			snprintf(cmd, sizeof(cmd), "fd %d %d", fd, op->err); /* the bdev's mapping */
-		else
-			snprintf(cmd, sizeof(cmd), "data %s %d", p, op->err);
-		r = inject(cmd);
-		result(o, which, r ? -1 : 0, -(int)r);
-		return;
-	}
-	case OP_FAIL:
+		label_ino(st.st_ino, op->file, 0);
+	} else {
 		if (fd < 0) {
 			result(o, which, -1, EBADF);
 			return;
 		}
-		if (fd_raw[op->fd] == 1)
-			r = fault_raw_fail(); /* the whole raw device, nothing written out */
-		else
-			r = fault_dm_fail_fd(fd, 1); /* write the file out, then fail its extents */
-		result(o, which, r ? -1 : 0, -(int)r);
-		return;
-	case OP_HEAL:
-		r = gfs->bdev ? fault_dm_heal() : 0;
-		if (!r && raw_live)
-			r = fault_raw_heal();
-		result(o, which, r ? -1 : 0, -(int)r);
-		return;
-	case OP_ERR_META:
-		if (!gfs->bdev) {
-			/* no block device, no metadata buffers (the model: the same) */
-			result(o, which, -1, ENOTBLK);
-			return;
-		}
-		snprintf(cmd, sizeof(cmd), "meta %s %d", opt_mnt, op->err);
-		r = inject(cmd);
-		if (!r && gfs->journal) {
-			/* settle: a journal write access, so ext4's own reader of
-			 * the bdev error (ext4_check_bdev_write_error) runs now and
-			 * not at some later time of the flusher's choosing */
-			snprintf(p, sizeof(p), "%s/.settle", opt_mnt);
-			int sfd = open(p, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-
-			if (sfd >= 0)
-				close(sfd);
-			unlink(p);
-		}
-		result(o, which, r ? -1 : 0, -(int)r);
-		return;
-	default:
-		result(o, which, -1, EINVAL);
+		snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
 	}
+	if (op->file < 0 && fd_raw[op->fd] == 1)
+		snprintf(cmd, sizeof(cmd), "fd %d %d", fd, op->err); /* the bdev's mapping */
+	else
+		snprintf(cmd, sizeof(cmd), "data %s %d", p, op->err);
+	r = inject(cmd);
+	result(o, which, r ? -1 : 0, -(int)r);
+}
+
+static void g_fail(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	int fd = fd_of(op);
+	long r;
+
+	if (fd < 0) {
+		result(o, which, -1, EBADF);
+		return;
+	}
+	if (fd_raw[op->fd] == 1)
+		r = fault_raw_fail(); /* the whole raw device, nothing written out */
+	else
+		r = fault_dm_fail_fd(fd, 1); /* write the file out, then fail its extents */
+	result(o, which, r ? -1 : 0, -(int)r);
+}
+
+static void g_heal(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	long r;
+
+	(void)op;
+	r = gfs->bdev ? fault_dm_heal() : 0;
+	if (!r && raw_live)
+		r = fault_raw_heal();
+	result(o, which, r ? -1 : 0, -(int)r);
+}
+
+static void g_error_meta(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	char p[256], cmd[320];
+	long r;
+
+	if (!gfs->bdev) {
+		/* no block device, no metadata buffers (the model: the same) */
+		result(o, which, -1, ENOTBLK);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "meta %s %d", opt_mnt, op->err);
+	r = inject(cmd);
+	if (!r && gfs->journal) {
+		/* settle: a journal write access, so ext4's own reader of
+		 * the bdev error (ext4_check_bdev_write_error) runs now and
+		 * not at some later time of the flusher's choosing */
+		snprintf(p, sizeof(p), "%s/.settle", opt_mnt);
+		int sfd = open(p, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+
+		if (sfd >= 0)
+			close(sfd);
+		unlink(p);
+	}
+	result(o, which, r ? -1 : 0, -(int)r);
 }
 
 struct par_arg {
@@ -675,6 +786,57 @@ static void run_par(const struct dt_op *op, struct dt_opres *o)
 	for (int i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
 	pthread_barrier_destroy(&bar);
+}
+
+/* par OP ; OP: each in a thread of its own */
+static void g_par(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	(void)which;
+	run_par(op, o);
+}
+
+/* Each op's handler: runs it with real syscalls, its result through result(). */
+typedef void g_handler(const struct dt_op *op, struct dt_opres *o, int which);
+
+static g_handler *const g_ops[OP__COUNT] = {
+	[OP_OPEN] = g_open,
+	[OP_WRITE] = g_write,
+	[OP_FSYNC] = g_fsync,
+	[OP_FDATASYNC] = g_fdatasync,
+	[OP_SFR] = g_sfr,
+	[OP_SYNCFS] = g_syncfs,
+	[OP_CLOSE] = g_close,
+	[OP_UNLINK] = g_unlink,
+	[OP_EVICT] = g_evict,
+	[OP_SYNC] = g_sync,
+	[OP_ERR_DATA] = g_error_data,
+	[OP_ERR_META] = g_error_meta,
+	[OP_PAR] = g_par,
+	[OP_FAIL] = g_fail,
+	[OP_HEAL] = g_heal,
+	[OP_READ] = g_read,
+	[OP_FTRUNCATE] = g_ftruncate,
+	[OP_DUP] = g_dup,
+	[OP_FALLOCATE] = g_fallocate,
+	[OP_CYCLE] = g_cycle,
+	[OP_LINK] = g_link,
+	[OP_RENAME] = g_link,
+	[OP_CHILD] = g_child,
+	[OP_MMAP] = g_mmap,
+	[OP_MWRITE] = g_mwrite,
+	[OP_MSYNC] = g_msync,
+	[OP_MUNMAP] = g_munmap,
+	[OP_REMOUNT] = g_remount,
+	[OP_FSYNCDIR] = g_fsyncdir,
+};
+
+static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	if ((unsigned)op->code >= OP__COUNT || !g_ops[op->code]) {
+		result(o, which, -1, EINVAL);
+		return;
+	}
+	g_ops[op->code](op, o, which);
 }
 
 /* ---- one script ---- */
@@ -869,10 +1031,7 @@ static void run_script(const struct dt_script *s)
 	phase[PH_SETUP] += t1 - t;
 	for (int i = 0; i < s->nops; i++) {
 		t = now();
-		if (s->ops[i].code == OP_PAR)
-			run_par(&s->ops[i], &r.ops[i]);
-		else
-			run_op(&s->ops[i], &r.ops[i], 0);
+		run_op(&s->ops[i], &r.ops[i], 0);
 		t1 = now();
 		phase[PH_OPS] += t1 - t;
 		optime[s->ops[i].code] += t1 - t;
@@ -920,6 +1079,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	for (int c = 0; c < OP__COUNT; c++)
+		if (!g_ops[c])
+			die("op %s has no handler in g_ops[]", dt_opname(c));
 	for (size_t i = 0; i < sizeof(gfs_table) / sizeof(gfs_table[0]) && !gfs; i++)
 		if (!strcmp(opt_fs, gfs_table[i].name))
 			gfs = &gfs_table[i];

@@ -96,22 +96,6 @@ int m_trace_equal_par(int one_file, const struct dt_opres *pred, const struct dt
 	return nseen && trace_equal(pred, &x, 1);
 }
 
-/* @op writes dirty pages back (README: real errors), or one of a par line's does. */
-static int writes_back(const struct dt_op *op)
-{
-	switch (op->code) {
-	case OP_FSYNC: case OP_FDATASYNC: case OP_SYNCFS: case OP_SYNC: case OP_EVICT:
-	case OP_FAIL:
-		return 1;
-	case OP_SFR:
-		return !!(op->flags & SFR_WRITE);
-	case OP_PAR:
-		return writes_back(&op->sub[0]) || writes_back(&op->sub[1]);
-	default:
-		return 0;
-	}
-}
-
 /* What the script's "fail" lines fail: WB_FAILED_FILE (a file's extents),
  * WB_FAILED_RAW (the raw device), or 0: none */
 static int fail_kinds(const struct dt_script *s)
@@ -136,7 +120,7 @@ static int fail_kinds(const struct dt_script *s)
  * The observed trace of op @op, without the set events of real writeback
  * failures, which are not compared (see m_writeback()): on files ("set fN")
  * when the script fails a file's extents, on the raw device ("set raw") when
- * it fails that (@real: fail_kinds()), in ops that write back (writes_back()),
+ * it fails that (@real: fail_kinds()), in ops that write back (m_writes_back()),
  * or in which the model wrote back a page over a failed extent (@wb_failed:
  * an O_SYNC write, a child's syncfs, a remount, the raw device's last close,
  * ...); every other event is compared.
@@ -144,7 +128,7 @@ static int fail_kinds(const struct dt_script *s)
 static void filter_obs(const struct dt_op *op, int real, int wb_failed,
 		       const struct dt_opres *o, struct dt_opres *out)
 {
-	int drop = (writes_back(op) ? real : 0) | wb_failed;
+	int drop = (m_writes_back(op) ? real : 0) | wb_failed;
 
 	*out = *o;
 	out->ntr = 0;

@@ -2,8 +2,13 @@
 /*
  * The model's inside, shared by its files:
  *
+ *   step.c       the model's step: one rule per script op, named in a table; the
+ *                rules live in the files of the layers they model:
  *   vfs.c        the kernel objects and the generic VFS / page-cache rules
- *                (mm/filemap.c, fs/libfs.c, fs/sync.c, fs/open.c), one op at a time
+ *                (mm/filemap.c, fs/libfs.c, fs/sync.c, fs/open.c); the file syscalls
+ *   mmap.c, namei.c, super.c, inject.c
+ *                shared mappings; names; the whole filesystem (sync, evict, umount
+ *                and mount, remount); the harness's error injection
  *   fs.c         the filesystem table: enum dt_fs -> struct dt_fs_rules
  *   fs-ext2.c, fs-ext4.c, fs-fat.c (vfat, exfat), fs-tmpfs.c
  *                each filesystem's own rules (its ->fsync, ->sync_fs, what it does
@@ -60,6 +65,8 @@ struct m_inode {
 	int bdev;       /* a block device's inode (model/bdev.c): no name, never evicted,
 			   not one of the filesystem's files */
 	int raw;        /* ... the raw block device's (m->raw), else the filesystem's (m->dev) */
+	int dir;        /* the test directory's, in memory for one op (fsyncdir): no name,
+			   no pages; its trace object is "dir" */
 };
 
 /* the filesystem's block device's mapping: sb->s_bdev->bd_inode->i_mapping */
@@ -146,6 +153,9 @@ struct dt_fs_rules {
 	 * asks for all, an O_SYNC write for those it wrote; returns 0 or -errno */
 	int (*fsync)(struct m_state *m, struct m_fd *f, long long first, long long last,
 		     struct out *w);
+	/* a directory's ->fsync where it is not the file's (xfs_dir_fsync()): 0 or
+	 * -errno; NULL: ->fsync (ext2, ext4, vfat, exfat, btrfs, tmpfs) */
+	int (*dir_fsync)(struct m_state *m, struct m_fd *f, struct out *w);
 	/* ->sync_fs(sb, 1): within sync_filesystem() (syncfs; its error is
 	 * returned first: sync_filesystem() stops there), and within sync(2)
 	 * (sync_fs_one_sb(), result ignored: "sync" and "evict"); NULL: none */
@@ -229,10 +239,75 @@ void m_bdev_last_close(struct m_state *m);
 void m_bdev_fail(struct m_state *m);
 void m_bdev_sync(struct m_state *m);
 
+/* step.c: the rule of each op */
+struct m_rule {
+	/* run @op: its result and trace events through @w */
+	void (*step)(struct m_state *m, const struct dt_op *op, struct out *w);
+	/* @op writes dirty pages back, where a real failure's "set" events are
+	 * the I/O's and not compared (compare.c); NULL: never */
+	int (*writes_back)(const struct dt_op *op);
+};
+void m_step(struct m_state *m, const struct dt_op *op, struct out *w);
+int m_writes_back(const struct dt_op *op);
+
+/* the rules (step.c names them in its table) */
+/* vfs.c */
+void m_op_fsyncdir(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_open(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_write(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_read(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_ftruncate(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_fallocate(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_fsync(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_sfr(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_syncfs(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_close(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_dup(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_child(struct m_state *m, const struct dt_op *op, struct out *w);
+/* mmap.c */
+void m_op_mmap(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_mwrite(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_msync(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_munmap(struct m_state *m, const struct dt_op *op, struct out *w);
+/* namei.c */
+void m_op_unlink(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_link(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_rename(struct m_state *m, const struct dt_op *op, struct out *w);
+/* super.c */
+void m_op_sync(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_evict(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_cycle(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_remount(struct m_state *m, const struct dt_op *op, struct out *w);
+/* inject.c */
+void m_op_error_data(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_error_meta(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_fail(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_heal(struct m_state *m, const struct dt_op *op, struct out *w);
+
 /* vfs.c */
 void m_state_init(struct m_state *m, const struct dt_contract *c, enum dt_fs fs);
-void m_step(struct m_state *m, const struct dt_op *op, struct out *w);
 void m_put(struct out *w, long ret, int err);
+/* the op fails with @err (m_put(w, -1, err)); returns -1 */
+long m_fail(struct out *w, int err);
+/* @op's descriptor's open file description (a closed one, m->none, when it has none) */
+struct m_fd *m_fd_of(struct m_state *m, const struct dt_op *op);
+/* ... open: NULL when it has none, and the op fails with EBADF */
+struct m_fd *m_fd_open(struct m_state *m, const struct dt_op *op, struct out *w);
+/* iget: the in-memory inode of name @file, read in from disk if not in memory */
+int m_inode_get(struct m_state *m, int file);
+/* the inode leaves memory (evict()); its inode on disk stays while it has a name */
+void m_inode_drop(struct m_state *m, int i);
+/* name @file goes (unlink, or rename over it): the last name frees the blocks */
+void m_name_drop(struct m_state *m, int file);
+/* include/linux/pagemap.h mapping_set_error(), traced as @obj through @w */
+void m_mapping_set_error(struct m_state *m, errseq_t *wb_err, unsigned *as,
+			 errseq_t *host_sb_err, const char *obj, struct out *w, int err);
+/* the s_wb_err a mapping's errors reach (NULL: the raw device's, not modelled) */
+errseq_t *m_host_sb_err(struct m_state *m, const struct m_inode *in);
+/* vfs_fsync_range() of pages [first, last]: the filesystem's ->fsync, or a
+ * block device's blkdev_fsync() */
+int m_file_fsync(struct m_state *m, struct m_fd *f, long long first, long long last,
+		 struct out *w);
 /* a new struct file for @op's descriptor on inode @ino (alloc_empty_file()): one
  * reference, open, with @op's open flags */
 struct m_fd *m_fd_new(struct m_state *m, const struct dt_op *op, int ino);

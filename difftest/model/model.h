@@ -138,4 +138,7 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 		 const struct dt_sresult *obs, struct dt_sresult *pred,
 		 struct dt_divergence *div);
 
+/* 1: the model has a rule for ops of code @c (model/step.c) */
+int dt_model_has_rule(enum dt_opcode c);
+
 #endif

@@ -2,9 +2,10 @@
 /*
  * The difftest model of Linux's writeback error reporting, on liberrseq: the
  * kernel objects and the generic VFS / page-cache rules (mm/filemap.c,
- * fs/libfs.c, fs/sync.c, fs/open.c, fs/inode.c), one op at a time. What a
- * filesystem does its own way is in model/fs-*.c, what a kernel line does its
- * own way in model/line.c (model/internal.h has the map).
+ * fs/libfs.c, fs/sync.c, fs/open.c, fs/inode.c), and the rules of the file
+ * syscalls (open, write, read, fsync, ...; model/step.c has the table of every
+ * op's rule). What a filesystem does its own way is in model/fs-*.c, what a
+ * kernel line does its own way in model/line.c (model/internal.h has the map).
  *
  * Objects (each errseq_t is a liberrseq word, updated with the same four
  * functions the kernel uses):
@@ -82,7 +83,7 @@ static int inode_new(struct m_state *m, int label, int d)
 }
 
 /* iget: the in-memory inode of a name, read from disk if not cached */
-static int inode_get(struct m_state *m, int file)
+int m_inode_get(struct m_state *m, int file)
 {
 	struct m_dinode *d = &m->dino[m->name[file]];
 
@@ -92,7 +93,7 @@ static int inode_get(struct m_state *m, int file)
 }
 
 /* the inode leaves memory (evict()); its disk inode stays while named */
-static void inode_drop(struct m_state *m, int i)
+void m_inode_drop(struct m_state *m, int i)
 {
 	int d = m->ino[i].dino;
 
@@ -105,12 +106,12 @@ static void inode_maybe_free(struct m_state *m, int i)
 {
 	/* iput_final(): an unlinked inode goes when its last user does */
 	if (!m->ino[i].linked && m->ino[i].nopen == 0)
-		inode_drop(m, i);
+		m_inode_drop(m, i);
 }
 
 /* a name goes (unlink, or rename over it): the last one frees the inode's
  * blocks (a failed extent with them) */
-static void name_drop(struct m_state *m, int file)
+void m_name_drop(struct m_state *m, int file)
 {
 	int d = m->name[file];
 
@@ -130,6 +131,8 @@ const char *m_obj(const struct m_state *m, int i, char *buf, size_t len)
 {
 	if (m->ino[i].bdev)
 		return m->ino[i].raw ? "raw" : "bdev";
+	if (m->ino[i].dir)
+		return "dir";
 	snprintf(buf, len, "f%d", m->ino[i].label);
 	return buf;
 }
@@ -162,15 +165,15 @@ void m_put(struct out *w, long ret, int err)
 	w->o->done |= 1 << w->which;
 }
 
-static long fail(struct out *w, int err)
+long m_fail(struct out *w, int err)
 {
 	m_put(w, -1, err);
 	return -1;
 }
 
 /* include/linux/pagemap.h mapping_set_error() */
-static void mapping_set_error(struct m_state *m, errseq_t *wb_err, unsigned *as,
-			      errseq_t *host_sb_err, const char *obj, struct out *w, int err)
+void m_mapping_set_error(struct m_state *m, errseq_t *wb_err, unsigned *as,
+			 errseq_t *host_sb_err, const char *obj, struct out *w, int err)
 {
 	errseq_t eseq;
 
@@ -191,7 +194,7 @@ static void mapping_set_error(struct m_state *m, errseq_t *wb_err, unsigned *as,
 
 /* mapping->host->i_sb->s_wb_err: the filesystem's, or, for the raw device, the
  * bdev pseudo-filesystem's (not modelled: nothing reads it) */
-static errseq_t *host_sb_err(struct m_state *m, const struct m_inode *in)
+errseq_t *m_host_sb_err(struct m_state *m, const struct m_inode *in)
 {
 	if (in->raw && m->c.bug != BUG_RAW_SETS_SB)
 		return NULL;
@@ -238,8 +241,8 @@ void m_writeback(struct m_state *m, int i, long long first, long long last)
 
 		/* a raw device's buffers: mark_buffer_write_io_error(), whose
 		 * bd_super is NULL (not mounted) */
-		mapping_set_error(m, &in->wb_err, &in->as, host_sb_err(m, in),
-				  m_obj(m, i, obj, sizeof(obj)), &nw, EIO);
+		m_mapping_set_error(m, &in->wb_err, &in->as, m_host_sb_err(m, in),
+				    m_obj(m, i, obj, sizeof(obj)), &nw, EIO);
 	}
 }
 
@@ -284,12 +287,23 @@ int m_filemap_check_errors(unsigned *as)
 	return ret;
 }
 
-static struct m_fd *fd_of(struct m_state *m, const struct dt_op *op)
+struct m_fd *m_fd_of(struct m_state *m, const struct dt_op *op)
 {
 	int k = m->slot[op->fd];
 
 	m->none.state = 0;
 	return k >= 0 ? &m->fd[k] : &m->none;
+}
+
+struct m_fd *m_fd_open(struct m_state *m, const struct dt_op *op, struct out *w)
+{
+	struct m_fd *f = m_fd_of(m, op);
+
+	if (f->state != 1) {
+		m_fail(w, EBADF);
+		return NULL;
+	}
+	return f;
 }
 
 void m_drop_pages(struct m_inode *in, long long first, long long last)
@@ -543,11 +557,12 @@ int m_file_check_and_advance_md_wb_err(struct m_state *m, struct m_fd *f, struct
 
 	if (errseq_check(&M_BDEV(m).wb_err, f->f_md_wb_err)) {
 		errseq_t old = f->f_md_wb_err;
+		char obj[16];
 
 		err = errseq_check_and_advance(&M_BDEV(m).wb_err, &f->f_md_wb_err);
 		if (w->o)
-			dt_opres_trace(w->o, "mdadv f%d 0x%x 0x%x", m->ino[f->ino].label, old,
-				       f->f_md_wb_err);
+			dt_opres_trace(w->o, "mdadv %s 0x%x 0x%x", m_obj(m, f->ino, obj, sizeof(obj)),
+				       old, f->f_md_wb_err);
 	}
 	return err;
 }
@@ -638,665 +653,374 @@ static int do_syncfs(struct m_state *m, struct m_fd *f)
 
 /* vfs_fsync_range() of pages [first, last]: the file's ->fsync, a block
  * device's blkdev_fsync() (model/bdev.c) or the filesystem's */
-static int file_fsync(struct m_state *m, struct m_fd *f, long long first, long long last,
-		      struct out *w)
+int m_file_fsync(struct m_state *m, struct m_fd *f, long long first, long long last,
+		 struct out *w)
 {
 	if (m->ino[f->ino].bdev)
 		return m_bdev_fsync(m, f, first, last, w);
 	return m->fsr->fsync(m, f, first, last, w);
 }
 
-/* One op (not par). Returns the result through @w. */
-void m_step(struct m_state *m, const struct dt_op *op, struct out *w)
+/* ---- the rules of the file syscalls (model/step.c's table names them) ---- */
+
+/* open dN fM|raw|dev [FLAGS] */
+void m_op_open(struct m_state *m, const struct dt_op *op, struct out *w)
 {
 	struct m_fd *f;
-	int r;
+	int i, r;
 
-	switch (op->code) {
-	case OP_OPEN: {
-		int i;
-
-		if (op->file == DT_FILE_RAW || op->file == DT_FILE_DEV) {
-			m_bdev_open(m, op, w);
-			return;
-		}
-		/* read-only: creating, opening for writing, truncating: EROFS
-		 * (lookup_open(), may_open(), handle_truncate()) */
-		if (m->rdonly && ((m->name[op->file] < 0 && (op->flags & OPEN_CREAT)) ||
-				  (m->name[op->file] >= 0 &&
-				   (!(op->flags & OPEN_RDONLY) || (op->flags & OPEN_TRUNC))))) {
-			m->slot[op->fd] = -1;
-			fail(w, EROFS);
-			return;
-		}
-		if (m->name[op->file] < 0) {
-			if (!(op->flags & OPEN_CREAT)) {
-				m->slot[op->fd] = -1; /* the guest holds -1: EBADF from now on */
-				fail(w, ENOENT);
-				return;
-			}
-			m->name[op->file] = dino_new(m, op->file);
-			inode_new(m, op->file, m->name[op->file]);
-		}
-		i = inode_get(m, op->file);
-		/* fs/open.c do_dentry_open(): O_DIRECT without FMODE_CAN_ODIRECT (no
-		 * ->direct_IO: tmpfs before 6.6) is EINVAL, after O_CREAT made the file */
-		if ((op->flags & OPEN_DIRECT) &&
-		    (!m->fsr->dio_write || (m->fsr->no_disk && !m->k->shmem_odirect))) {
-			m->slot[op->fd] = -1;
-			fail(w, EINVAL);
-			return;
-		}
-		/* a new struct file (fs/file_table.c alloc_empty_file()) */
-		f = m_fd_new(m, op, i);
-		if ((op->flags & OPEN_TRUNC) && m->fsr->setsize) {
-			/* fs/namei.c handle_truncate() -> do_truncate(), after the
-			 * open: a ->setattr that fails (xfs, btrfs: the AS flag) fails
-			 * the open, and the new struct file is dropped */
-			r = m->fsr->setsize(m, f, 0, w);
-			if (r) {
-				f->refs = 0;
-				f->state = 0;
-				m->slot[op->fd] = -1;
-				fail(w, -r);
-				return;
-			}
-		} else if (op->flags & OPEN_TRUNC) {
-			/* truncate_pagecache(): dirty pages go, unwritten; blocks freed */
-			memset(m->ino[i].dirty, 0, sizeof(m->ino[i].dirty));
-			memset(m->ino[i].cached, 0, sizeof(m->ino[i].cached));
-			m->ino[i].size = 0;
-			m->ino[i].fail_pages = 0;
-			m->dino[m->ino[i].dino].fail_pages = 0;
-			m->dino[m->ino[i].dino].size = 0;
-		}
-		/* fs/open.c do_dentry_open(): f_wb_err = filemap_sample_wb_err(),
-		 * f_sb_err = file_sample_sb_err() */
-		if (m->c.bug == BUG_SAMPLE_RAW)
-			f->f_wb_err = m->ino[i].wb_err;
-		else
-			f->f_wb_err = errseq_sample(&m->ino[i].wb_err);
-		f->f_sb_err = errseq_sample(&m->s_wb_err);
-		/* patched: f_md_wb_err = filemap_sample_wb_err(bdev mapping) */
-		f->f_md_wb_err = errseq_sample(&M_BDEV(m).wb_err);
-		/* patched: f_sb_bdev_err = file_sample_sb_bdev_err(), the same */
-		f->f_sb_bdev_err = f->f_md_wb_err;
-		m->ino[i].nopen++;
-		m_put(w, 0, 0);
+	if (op->file == DT_FILE_RAW || op->file == DT_FILE_DEV) {
+		m_bdev_open(m, op, w);
 		return;
 	}
-	case OP_WRITE: {
-		long long n;
-
-		f = fd_of(m, op);
-		if (f->state != 1 || f->rdonly) {
-			fail(w, EBADF);
-			return;
-		}
-		if (op->len == 0) {
-			m_put(w, 0, 0); /* generic_write_checks(): nothing to do */
-			return;
-		}
-		if (m->ino[f->ino].bdev)
-			n = m_bdev_write(m, f, op->len);
-		else if (f->odirect)
-			n = m->fsr->dio_write(m, f, op->len, w);
-		else
-			n = m_buffered_write(m, f, op->len);
-		/* O_SYNC/O_DSYNC: generic_write_sync() -> vfs_fsync_range() of the
-		 * bytes written (include/linux/fs.h; every write_iter here ends in
-		 * it): its error is the write's result. The bytes stay written (the
-		 * size grew), but the offset does not move: fs/read_write.c
-		 * new_sync_write() sets *ppos = ki_pos only when the result is > 0
-		 * (recordings/6.1/ext4-journal/osync-offset-patched) */
-		if (n > 0 && f->osync) {
-			r = file_fsync(m, f, (f->pos - n) / PAGE, (f->pos - 1) / PAGE, w);
-			if (r) {
-				f->pos -= n;
-				n = r;
-			}
-		}
-		if (n < 0)
-			fail(w, (int)-n);
-		else
-			m_put(w, n, 0);
-		return;
-	}
-	case OP_READ: {
-		long long n;
-
-		f = fd_of(m, op);
-		if (f->state != 1) {
-			fail(w, EBADF);
-			return;
-		}
-		if (!op->len) {
-			m_put(w, 0, 0); /* generic_file_read_iter(), ext4: nothing to read */
-			return;
-		}
-		if (m->ino[f->ino].bdev)
-			n = m_bdev_read(m, f, op->len);
-		else if (f->odirect)
-			n = m->fsr->dio_read(m, f, op->len);
-		else
-			n = m_buffered_read(m, f, op->len);
-		if (n < 0)
-			fail(w, (int)-n);
-		else
-			m_put(w, n, 0);
-		return;
-	}
-	case OP_FTRUNCATE: {
-		struct m_inode *in;
-
-		f = fd_of(m, op);
-		if (f->state != 1) {
-			fail(w, EBADF);
-			return;
-		}
-		/* fs/open.c do_sys_ftruncate(): a descriptor not open for writing,
-		 * or not of a regular file (the raw device), gets EINVAL */
-		if (f->rdonly || m->ino[f->ino].bdev) {
-			fail(w, EINVAL);
-			return;
-		}
-		/* do_truncate() -> ->setattr (ext2_setattr, ext4_setattr,
-		 * fat_setattr, exfat_setattr, shmem_setattr): no writeback error
-		 * is read or cleared. Shrinking, truncate_pagecache() drops the
-		 * pages past the new size, dirty ones unwritten, and their blocks
-		 * are freed; growing adds a hole (vfat and exfat write zeros
-		 * through the page cache: dirty, not failed, as their new
-		 * clusters are not on a failed extent). A size inside a page
-		 * keeps that page (block_truncate_page() zeroes its tail; the
-		 * generator uses page multiples, so it need not read a failed
-		 * block). */
-		in = &m->ino[f->ino];
-		if (m->fsr->setsize) {
-			r = m->fsr->setsize(m, f, op->len, w);
-			m_put(w, r ? -1 : 0, -r);
-			return;
-		}
-		m_truncate(m, in, op->len);
-		m_put(w, 0, 0);
-		return;
-	}
-	case OP_REMOUNT: {
-		int ro = !!(op->flags & REMOUNT_RO);
-
-		/* fs/super.c reconfigure_super(): going read-only,
-		 * sb_prepare_remount_readonly() refuses while a file is open for
-		 * writing or an unlinked inode is still open (EBUSY); then the
-		 * filesystem's reconfigure, on every remount (m->fsr->remount:
-		 * its sync_filesystem() and whether its error fails it;
-		 * recordings/6.1/vfat/remount-rw-stock: vfat syncs on "remount rw") */
-		if (ro && !m->rdonly) {
-			/* (a descriptor of the raw device is on devtmpfs's mount) */
-			for (int k = 0; k < DT_MAX_FDS; k++)
-				if (m->fd[k].refs && !m->fd[k].rdonly && !m->ino[m->fd[k].ino].bdev) {
-					fail(w, EBUSY);
-					return;
-				}
-			for (int i = 0; i < MAX_INODES; i++)
-				if (m->ino[i].used && !m->ino[i].linked) {
-					fail(w, EBUSY);
-					return;
-				}
-		}
-		r = m->fsr->remount ? m->fsr->remount(m, ro && !m->rdonly) : 0;
-		if (r) {
-			fail(w, -r);
-			return;
-		}
-		m->rdonly = ro;
-		m_put(w, 0, 0);
-		return;
-	}
-	case OP_LINK:
-		/* fs/namei.c do_linkat() -> vfs_link(): a second name for the inode */
-		if (m->name[op->file] < 0) {
-			fail(w, ENOENT);
-			return;
-		}
-		if (m->name[op->file2] >= 0) {
-			fail(w, EEXIST);
-			return;
-		}
-		if (m->rdonly) {
-			fail(w, EROFS); /* filename_create(): after the lookups */
-			return;
-		}
-		if (m->fsr->no_link) {
-			fail(w, EPERM); /* vfs_link(): no ->link */
-			return;
-		}
-		m->name[op->file2] = m->name[op->file];
-		m->dino[m->name[op->file]].nlink++;
-		m_put(w, 0, 0);
-		return;
-	case OP_RENAME:
-		/* fs/namei.c do_renameat2() -> vfs_rename(): the new name refers to
-		 * the inode, the old one goes; a target that was another inode
-		 * loses that name (its error goes with it when nothing else holds
-		 * it; syncfs still has it in s_wb_err). Two names of one inode:
-		 * nothing happens (vfs_rename(): source == target) */
-		if (m->rdonly) {
-			fail(w, EROFS); /* do_renameat2(): mnt_want_write() first */
-			return;
-		}
-		if (m->name[op->file] < 0) {
-			fail(w, ENOENT);
-			return;
-		}
-		if (m->name[op->file] != m->name[op->file2]) {
-			if (m->name[op->file2] >= 0)
-				name_drop(m, op->file2);
-			m->name[op->file2] = m->name[op->file];
-			m->name[op->file] = -1;
-		}
-		m_put(w, 0, 0);
-		return;
-	case OP_CYCLE: {
-		errseq_t since = 0;
-
-		/* umount: fs/super.c generic_shutdown_super(): sync_filesystem()
-		 * (its result dropped), evict_inodes(): every inode goes, with its
-		 * wb_err and flags (the patched record of evicted errors is freed
-		 * with the superblock, kernel-port 0004) */
-		m_writeback_all(m);
-		if (m->fsr->sync_fs)
-			m->fsr->sync_fs(m);
-		for (int i = 0; i < MAX_INODES; i++)
-			if (m->ino[i].used && !m->ino[i].bdev)
-				inode_drop(m, i);
-		if (m->fsr->no_disk) { /* tmpfs: the files went with the superblock */
-			for (int fl = 0; fl < DT_MAX_FILES; fl++)
-				m->name[fl] = -1;
-			memset(m->dino, 0, sizeof(m->dino));
-		}
-		/* kill_block_super() -> blkdev_put(): the last opener's
-		 * blkdev_flush_mapping() -> sync_blockdev(): the bdev's AS flags
-		 * are cleared, the result dropped; its wb_err stays with the device */
-		M_BDEV(m).as = 0;
-		/* mount: a new super_block (alloc_super(): s_wb_err 0), read-write */
-		m->s_wb_err = 0;
-		m->rdonly = 0;
-		/* patched (mount_forgets, 0008): set_bdev_super() ->
-		 * bdev_forget_wb_err(): errseq_check_and_advance() from 0 marks an
-		 * unseen error seen; filemap_check_errors() clears the flags */
-		if (m->fsr->has_bdev && m->c.mount_forgets) {
-			errseq_check_and_advance(&M_BDEV(m).wb_err, &since);
-			M_BDEV(m).as = 0;
-		}
-		if (m->fsr->mount)
-			m->fsr->mount(m);
-		m_put(w, 0, 0);
-		return;
-	}
-	case OP_MMAP:
-		/* mm/mmap.c ksys_mmap_pgoff() -> do_mmap(): EBADF, then a length of
-		 * 0 (the file's size) EINVAL, then PROT_WRITE|MAP_SHARED on a file
-		 * not open for writing EACCES */
-		f = fd_of(m, op);
-		if (f->state != 1) {
-			fail(w, EBADF);
-			return;
-		}
-		if (!m->ino[f->ino].size) {
-			fail(w, EINVAL);
-			return;
-		}
-		if (f->rdonly) {
-			fail(w, EACCES);
-			return;
-		}
-		m->map_len[op->fd] = (m->ino[f->ino].size + PAGE - 1) / PAGE * PAGE;
-		m_put(w, 0, 0);
-		return;
-	case OP_MWRITE: {
-		struct m_inode *in;
-		long long eof;
-
-		/* stores through the mapping: each page faults in (read if not
-		 * cached; page_mkwrite reads no error) and becomes dirty. A page
-		 * past the one holding the current size is SIGBUS (the guest
-		 * catches it: EFAULT); the harness refuses a mapping it does not
-		 * have (EINVAL) or a store past its length (ERANGE) */
-		if (!m->map_len[op->fd]) {
-			fail(w, EINVAL);
-			return;
-		}
-		if (op->off + op->len > m->map_len[op->fd]) {
-			fail(w, ERANGE);
-			return;
-		}
-		f = fd_of(m, op);
-		in = &m->ino[f->ino];
-		eof = (in->size + PAGE - 1) / PAGE;
-		for (long long p = op->off / PAGE; p <= (op->off + op->len - 1) / PAGE; p++) {
-			uint64_t bit = 1ULL << (p % 64);
-
-			if (p >= eof) {
-				fail(w, EFAULT);
-				return;
-			}
-			in->dirty[p / 64] |= bit;
-			in->cached[p / 64] |= bit;
-		}
-		m_put(w, 0, 0);
-		return;
-	}
-	case OP_MSYNC:
-		/* mm/msync.c: MS_ASYNC does nothing; MS_SYNC runs vfs_fsync_range()
-		 * of the mapped range, datasync, on the mapping's file: the
-		 * filesystem's fsync and its cursors */
-		if (!m->map_len[op->fd]) {
-			fail(w, EINVAL);
-			return;
-		}
-		f = fd_of(m, op);
-		r = op->flags & MSYNC_SYNC ? file_fsync(m, f, 0, m->map_len[op->fd] / PAGE - 1, w) : 0;
-		m_put(w, r ? -1 : 0, -r);
-		return;
-	case OP_MUNMAP:
-		/* no error; the dirty pages stay in the page cache */
-		if (!m->map_len[op->fd]) {
-			fail(w, EINVAL);
-			return;
-		}
-		m->map_len[op->fd] = 0;
-		m_put(w, 0, 0);
-		return;
-	case OP_FALLOCATE: {
-		unsigned mode = op->flags;
-
-		f = fd_of(m, op);
-		if (f->state != 1) {
-			fail(w, EBADF);
-			return;
-		}
-		/* fs/open.c vfs_fallocate(), its checks in its order */
-		r = 0;
-		if (op->off < 0 || op->len <= 0)
-			r = -EINVAL;
-		else if (m->k->falloc_modes_exclusive)
-			r = falloc_mode_612(mode);
-		else if (mode & ~(FALLOC_KEEP_SIZE | FALLOC_PUNCH_HOLE | FALLOC_COLLAPSE_RANGE |
-				  FALLOC_ZERO_RANGE | FALLOC_INSERT_RANGE | 0x40u /* UNSHARE */))
-			r = -EOPNOTSUPP;
-		else if ((mode & (FALLOC_PUNCH_HOLE | FALLOC_ZERO_RANGE)) ==
-			 (FALLOC_PUNCH_HOLE | FALLOC_ZERO_RANGE))
-			r = -EOPNOTSUPP;
-		else if ((mode & FALLOC_PUNCH_HOLE) && !(mode & FALLOC_KEEP_SIZE))
-			r = -EOPNOTSUPP;
-		else if ((mode & FALLOC_COLLAPSE_RANGE) && (mode & ~FALLOC_COLLAPSE_RANGE))
-			r = -EINVAL;
-		else if ((mode & FALLOC_INSERT_RANGE) && (mode & ~FALLOC_INSERT_RANGE))
-			r = -EINVAL;
-		else if ((mode & 0x40u) && (mode & ~(0x40u | FALLOC_KEEP_SIZE)))
-			r = -EINVAL;
-		if (!r && f->rdonly)
-			r = -EBADF;
-		if (!r && !m->fsr->fallocate)
-			r = -EOPNOTSUPP;
-		else if (!r)
-			r = m->fsr->fallocate(m, f, mode, op->off, op->len, w);
-		m_put(w, r ? -1 : 0, -r);
-		return;
-	}
-	case OP_FSYNC:
-	case OP_FDATASYNC:
-		f = fd_of(m, op);
-		if (f->state != 1) {
-			fail(w, EBADF);
-			return;
-		}
-		r = file_fsync(m, f, 0, MAX_PAGES - 1, w);
-		m_put(w, r ? -1 : 0, -r);
-		return;
-	case OP_SFR: {
-		long long end;
-
-		f = fd_of(m, op);
-		if (f->state != 1) {
-			fail(w, EBADF);
-			return;
-		}
-		/* fs/sync.c sync_file_range() */
-		if ((op->flags & ~7u) || op->off < 0 || op->len < 0 ||
-		    __builtin_add_overflow(op->off, op->len, &end)) {
-			fail(w, EINVAL);
-			return;
-		}
-		r = 0;
-		if (m->c.bug == BUG_SFR_ANY) {
-			r = m_file_check_and_advance_wb_err(m, f, w);
-		} else {
-			if (op->flags & SFR_WAIT_BEFORE) {
-				/* file_fdatawait_range() */
-				r = m_file_check_and_advance_wb_err(m, f, w);
-				if (r < 0)
-					goto sfr_out;
-			}
-			if (op->flags & SFR_WRITE) {
-				/* __filemap_fdatawrite_range(): no error check; a failed
-				 * page's error is recorded at completion (scripts wait
-				 * with WAIT_AFTER for it to land in this op) */
-				long long last = op->len ? (op->off + op->len - 1) / PAGE : MAX_PAGES - 1;
-
-				m_writeback(m, f->ino, op->off / PAGE, last);
-				r = 0;
-			}
-			if (op->flags & SFR_WAIT_AFTER)
-				r = m_file_check_and_advance_wb_err(m, f, w);
-		}
-sfr_out:
-		m_put(w, r ? -1 : 0, -r);
-		return;
-	}
-	case OP_SYNCFS:
-		f = fd_of(m, op);
-		if (f->state != 1) {
-			fail(w, EBADF);
-			return;
-		}
-		/* the raw device's node is on devtmpfs: syncfs(2) syncs that, no
-		 * block device, no error (nor on the patched kernel) */
-		r = m->ino[f->ino].bdev ? 0 : do_syncfs(m, f);
-		m_put(w, r ? -1 : 0, -r);
-		return;
-	case OP_CLOSE:
-		f = fd_of(m, op);
-		if (f->state != 1) {
-			fail(w, EBADF);
-			return;
-		}
-		/* filp_close(): none of the modelled filesystems has ->flush, so
-		 * close returns 0; the struct file goes with its last descriptor
-		 * (fput()) */
+	/* read-only: creating, opening for writing, truncating: EROFS
+	 * (lookup_open(), may_open(), handle_truncate()) */
+	if (m->rdonly && ((m->name[op->file] < 0 && (op->flags & OPEN_CREAT)) ||
+			  (m->name[op->file] >= 0 &&
+			   (!(op->flags & OPEN_RDONLY) || (op->flags & OPEN_TRUNC))))) {
 		m->slot[op->fd] = -1;
-		if (--f->refs == 0) {
-			f->state = 0;
-			m->ino[f->ino].nopen--;
-			if (m->ino[f->ino].raw && !m->ino[f->ino].nopen)
-				m_bdev_last_close(m);
-			inode_maybe_free(m, f->ino);
-		}
-		m_put(w, 0, 0);
-		return;
-	case OP_DUP:
-		/* fs/file.c dup(): a second descriptor for the same struct file:
-		 * one f_wb_err, f_sb_err, f_md_wb_err, one offset */
-		f = fd_of(m, op);
-		if (f->state != 1) {
-			fail(w, EBADF);
-			return;
-		}
-		m->slot[op->fd2] = m->slot[op->fd];
-		f->refs++;
-		m_put(w, 0, 0);
-		return;
-	case OP_CHILD:
-		/* kernel/fork.c dup_fd(): the child's descriptors name the
-		 * parent's struct files; its op reads and advances their cursors */
-		m_step(m, &op->sub[0], w);
-		return;
-	case OP_UNLINK: {
-		int i;
-
-		(void)i;
-		if (m->rdonly) {
-			fail(w, EROFS); /* do_unlinkat(): mnt_want_write() before the lookup */
-			return;
-		}
-		if (m->name[op->file] < 0) {
-			fail(w, ENOENT);
-			return;
-		}
-		name_drop(m, op->file);
-		m_put(w, 0, 0);
+		m_fail(w, EROFS);
 		return;
 	}
-	case OP_EVICT:
-		/* sync(); drop_caches=3: every unused inode goes (evict()),
-		 * its mapping with its wb_err and flags. The patched kernel
-		 * (kernel-port 0004) first keeps an unseen error in the
-		 * superblock's record: inode_keep_wb_err() stores its errno and
-		 * AS_EIO/AS_ENOSPC, and inode_restore_wb_err() gives them to the
-		 * inode read in next for the file, errseq_set() on its fresh
-		 * word: the counter starts again from 0. The model keeps the
-		 * inode with that word; nothing else of it is observable. */
-		m_writeback_all(m);
-		if (m->fsr->sync_fs)
-			m->fsr->sync_fs(m); /* sync(2): sync_fs_one_sb(), result ignored */
-		/* sync(2)'s sync_bdevs(); drop_caches also runs over the bdev
-		 * pseudo-filesystem: the raw device's clean pages go (the guest
-		 * also fadvises it), its inode stays */
-		m_bdev_sync(m);
-		memcpy(m->ino[m->raw].cached, m->ino[m->raw].dirty, sizeof(m->ino[m->raw].cached));
-		/* tmpfs: drop_caches frees none of its pages or inodes (each
-		 * inode is pinned by its dentry, mm/shmem.c shmem_mknod() dget()) */
-		if (m->fsr->pins_inodes) {
-			m_put(w, 0, 0);
+	if (m->name[op->file] < 0) {
+		if (!(op->flags & OPEN_CREAT)) {
+			m->slot[op->fd] = -1; /* the guest holds -1: EBADF from now on */
+			m_fail(w, ENOENT);
 			return;
 		}
-		/* drop_caches 1: clean pages of every inode leave the page cache */
-		for (int i = 0; i < MAX_INODES; i++)
-			memcpy(m->ino[i].cached, m->ino[i].dirty, sizeof(m->ino[i].cached));
-		for (int i = 0; i < MAX_INODES; i++) {
-			errseq_t e;
-
-			if (!m->ino[i].used || m->ino[i].nopen || m->ino[i].bdev)
-				continue;
-			e = m->ino[i].wb_err;
-			if (m->c.keep_unseen && m->fsr->wb_err_record && (e & ERRSEQ_ERRNO_MASK) &&
-			    !(e & ERRSEQ_SEEN_FLAG)) {
-				errseq_t fresh = 0;
-
-				errseq_set(&fresh, -(int)(e & ERRSEQ_ERRNO_MASK));
-				m->ino[i].wb_err = fresh;
-				continue;
-			}
-			inode_drop(m, i);
-		}
-		m_put(w, 0, 0);
-		return;
-	case OP_SYNC:
-		/* ksys_sync(): writeback and wait with *_keep_errors: no reader;
-		 * but each ->sync_fs(sb, 1) runs (sync_fs_one_sb(), its result
-		 * ignored), and exfat's consumes the bdev AS flags */
-		m_writeback_all(m);
-		if (m->fsr->sync_fs)
-			m->fsr->sync_fs(m);
-		m_bdev_sync(m); /* sync_bdevs() */
-		m_put(w, 0, 0);
-		return;
-	case OP_ERR_DATA: {
-		int i;
-		char obj[16];
-
-		if (op->file >= 0) {
-			if (m->name[op->file] < 0) {
-				fail(w, ENOENT);
-				return;
-			}
-			i = inode_get(m, op->file);
-		} else {
-			f = fd_of(m, op);
-			if (f->state != 1) {
-				fail(w, EBADF);
-				return;
-			}
-			i = f->ino;
-		}
-		mapping_set_error(m, &m->ino[i].wb_err, &m->ino[i].as, host_sb_err(m, &m->ino[i]),
-				  m_obj(m, i, obj, sizeof(obj)), w, op->err);
-		m_put(w, 0, 0);
+		m->name[op->file] = dino_new(m, op->file);
+		inode_new(m, op->file, m->name[op->file]);
+	}
+	i = m_inode_get(m, op->file);
+	/* fs/open.c do_dentry_open(): O_DIRECT without FMODE_CAN_ODIRECT (no
+	 * ->direct_IO: tmpfs before 6.6) is EINVAL, after O_CREAT made the file */
+	if ((op->flags & OPEN_DIRECT) &&
+	    (!m->fsr->dio_write || (m->fsr->no_disk && !m->k->shmem_odirect))) {
+		m->slot[op->fd] = -1;
+		m_fail(w, EINVAL);
 		return;
 	}
-	case OP_ERR_META: {
-		unsigned dummy = 0;
-
-		/* a filesystem without a block device has no metadata buffers:
-		 * the guest refuses the op (ENOTBLK) without asking the module */
-		if (!m->fsr->has_bdev) {
-			fail(w, ENOTBLK);
-			return;
-		}
-		/* fs/buffer.c mark_buffer_write_io_error() on a metadata buffer:
-		 * mapping_set_error(bdev mapping) (whose host's sb is the bdev
-		 * pseudo-fs: not ours), then on 6.1 errseq_set(&bd_super->s_wb_err).
-		 * 6.12 has no bd_super: it sets s_wb_err only for a buffer on an
-		 * inode's b_assoc_map list (fs/buffer.c:1220), so a metadata block's
-		 * failure never reaches the superblock (scenarios/meta.dt, scn.meta). */
-		mapping_set_error(m, &M_BDEV(m).wb_err, m->c.bug == BUG_NO_AS_FLAGS ? &dummy : &M_BDEV(m).as,
-				  NULL, "bdev", w, op->err);
-		if (m->c.bug != BUG_NO_SB_ERR && m->k->meta_sets_sb_err)
-			errseq_set(&m->s_wb_err, -(m->c.bug == BUG_ENOSPC_AS_EIO && op->err == ENOSPC
-						   ? EIO : op->err));
-		if (m->fsr->meta_error)
-			m->fsr->meta_error(m);
-		m_put(w, 0, 0);
-		return;
-	}
-	case OP_FAIL: {
-		struct m_inode *in;
-
-		f = fd_of(m, op);
-		if (f->state != 1) {
-			fail(w, EBADF);
-			return;
-		}
-		in = &m->ino[f->ino];
-		if (in->raw) {
-			m_bdev_fail(m);
-			m_put(w, 0, 0);
-			return;
-		}
-		/* FIEMAP_FLAG_SYNC: fiemap_prep() runs filemap_write_and_wait()
-		 * first, whose filemap_check_errors() returns (and clears) the
-		 * file's AS_EIO/AS_ENOSPC: then the ioctl fails and the guest
-		 * changes no table. Else the extents of [0, size) go to a dm
-		 * error target. */
-		m_writeback(m, f->ino, 0, MAX_PAGES - 1);
-		r = m_filemap_check_errors(&in->as);
+	/* a new struct file (fs/file_table.c alloc_empty_file()) */
+	f = m_fd_new(m, op, i);
+	if ((op->flags & OPEN_TRUNC) && m->fsr->setsize) {
+		/* fs/namei.c handle_truncate() -> do_truncate(), after the
+		 * open: a ->setattr that fails (xfs, btrfs: the AS flag) fails
+		 * the open, and the new struct file is dropped */
+		r = m->fsr->setsize(m, f, 0, w);
 		if (r) {
-			fail(w, -r);
+			f->refs = 0;
+			f->state = 0;
+			m->slot[op->fd] = -1;
+			m_fail(w, -r);
 			return;
 		}
-		in->fail_pages = (int)((in->size + PAGE - 1) / PAGE);
-		m->dino[in->dino].fail_pages = in->fail_pages;
-		m_put(w, 0, 0);
-		return;
+	} else if (op->flags & OPEN_TRUNC) {
+		/* truncate_pagecache(): dirty pages go, unwritten; blocks freed */
+		memset(m->ino[i].dirty, 0, sizeof(m->ino[i].dirty));
+		memset(m->ino[i].cached, 0, sizeof(m->ino[i].cached));
+		m->ino[i].size = 0;
+		m->ino[i].fail_pages = 0;
+		m->dino[m->ino[i].dino].fail_pages = 0;
+		m->dino[m->ino[i].dino].size = 0;
 	}
-	case OP_HEAL:
-		for (int i = 0; i < MAX_INODES; i++)
-			m->ino[i].fail_pages = 0;
-		for (int d = 0; d < MAX_DINODES; d++)
-			m->dino[d].fail_pages = 0;
-		m_put(w, 0, 0);
-		return;
-	default:
-		fail(w, EINVAL);
-	}
+	/* fs/open.c do_dentry_open(): f_wb_err = filemap_sample_wb_err(),
+	 * f_sb_err = file_sample_sb_err() */
+	if (m->c.bug == BUG_SAMPLE_RAW)
+		f->f_wb_err = m->ino[i].wb_err;
+	else
+		f->f_wb_err = errseq_sample(&m->ino[i].wb_err);
+	f->f_sb_err = errseq_sample(&m->s_wb_err);
+	/* patched: f_md_wb_err = filemap_sample_wb_err(bdev mapping) */
+	f->f_md_wb_err = errseq_sample(&M_BDEV(m).wb_err);
+	/* patched: f_sb_bdev_err = file_sample_sb_bdev_err(), the same */
+	f->f_sb_bdev_err = f->f_md_wb_err;
+	m->ino[i].nopen++;
+	m_put(w, 0, 0);
 }
 
+/* write dN LEN */
+void m_op_write(struct m_state *m, const struct dt_op *op, struct out *w)
+{
+	struct m_fd *f = m_fd_of(m, op);
+	int r;
+	long long n;
+
+	if (f->state != 1 || f->rdonly) {
+		m_fail(w, EBADF);
+		return;
+	}
+	if (op->len == 0) {
+		m_put(w, 0, 0); /* generic_write_checks(): nothing to do */
+		return;
+	}
+	if (m->ino[f->ino].bdev)
+		n = m_bdev_write(m, f, op->len);
+	else if (f->odirect)
+		n = m->fsr->dio_write(m, f, op->len, w);
+	else
+		n = m_buffered_write(m, f, op->len);
+	/* O_SYNC/O_DSYNC: generic_write_sync() -> vfs_fsync_range() of the
+	 * bytes written (include/linux/fs.h; every write_iter here ends in
+	 * it): its error is the write's result. The bytes stay written (the
+	 * size grew), but the offset does not move: fs/read_write.c
+	 * new_sync_write() sets *ppos = ki_pos only when the result is > 0
+	 * (recordings/6.1/ext4-journal/osync-offset-patched) */
+	if (n > 0 && f->osync) {
+		r = m_file_fsync(m, f, (f->pos - n) / PAGE, (f->pos - 1) / PAGE, w);
+		if (r) {
+			f->pos -= n;
+			n = r;
+		}
+	}
+	if (n < 0)
+		m_fail(w, (int)-n);
+	else
+		m_put(w, n, 0);
+}
+
+/* read dN LEN */
+void m_op_read(struct m_state *m, const struct dt_op *op, struct out *w)
+{
+	struct m_fd *f = m_fd_open(m, op, w);
+	long long n;
+
+	if (!f)
+		return;
+	if (!op->len) {
+		m_put(w, 0, 0); /* generic_file_read_iter(), ext4: nothing to read */
+		return;
+	}
+	if (m->ino[f->ino].bdev)
+		n = m_bdev_read(m, f, op->len);
+	else if (f->odirect)
+		n = m->fsr->dio_read(m, f, op->len);
+	else
+		n = m_buffered_read(m, f, op->len);
+	if (n < 0)
+		m_fail(w, (int)-n);
+	else
+		m_put(w, n, 0);
+}
+
+/* ftruncate dN LEN */
+void m_op_ftruncate(struct m_state *m, const struct dt_op *op, struct out *w)
+{
+	struct m_fd *f = m_fd_open(m, op, w);
+	int r;
+	struct m_inode *in;
+
+	if (!f)
+		return;
+	/* fs/open.c do_sys_ftruncate(): a descriptor not open for writing,
+	 * or not of a regular file (the raw device), gets EINVAL */
+	if (f->rdonly || m->ino[f->ino].bdev) {
+		m_fail(w, EINVAL);
+		return;
+	}
+	/* do_truncate() -> ->setattr (ext2_setattr, ext4_setattr,
+	 * fat_setattr, exfat_setattr, shmem_setattr): no writeback error
+	 * is read or cleared. Shrinking, truncate_pagecache() drops the
+	 * pages past the new size, dirty ones unwritten, and their blocks
+	 * are freed; growing adds a hole (vfat and exfat write zeros
+	 * through the page cache: dirty, not failed, as their new
+	 * clusters are not on a failed extent). A size inside a page
+	 * keeps that page (block_truncate_page() zeroes its tail; the
+	 * generator uses page multiples, so it need not read a failed
+	 * block). */
+	in = &m->ino[f->ino];
+	if (m->fsr->setsize) {
+		r = m->fsr->setsize(m, f, op->len, w);
+		m_put(w, r ? -1 : 0, -r);
+		return;
+	}
+	m_truncate(m, in, op->len);
+	m_put(w, 0, 0);
+}
+
+/* fallocate dN MODE OFF LEN */
+void m_op_fallocate(struct m_state *m, const struct dt_op *op, struct out *w)
+{
+	struct m_fd *f = m_fd_open(m, op, w);
+	int r;
+	unsigned mode = op->flags;
+
+	if (!f)
+		return;
+	/* fs/open.c vfs_fallocate(), its checks in its order */
+	r = 0;
+	if (op->off < 0 || op->len <= 0)
+		r = -EINVAL;
+	else if (m->k->falloc_modes_exclusive)
+		r = falloc_mode_612(mode);
+	else if (mode & ~(FALLOC_KEEP_SIZE | FALLOC_PUNCH_HOLE | FALLOC_COLLAPSE_RANGE |
+			  FALLOC_ZERO_RANGE | FALLOC_INSERT_RANGE | 0x40u /* UNSHARE */))
+		r = -EOPNOTSUPP;
+	else if ((mode & (FALLOC_PUNCH_HOLE | FALLOC_ZERO_RANGE)) ==
+		 (FALLOC_PUNCH_HOLE | FALLOC_ZERO_RANGE))
+		r = -EOPNOTSUPP;
+	else if ((mode & FALLOC_PUNCH_HOLE) && !(mode & FALLOC_KEEP_SIZE))
+		r = -EOPNOTSUPP;
+	else if ((mode & FALLOC_COLLAPSE_RANGE) && (mode & ~FALLOC_COLLAPSE_RANGE))
+		r = -EINVAL;
+	else if ((mode & FALLOC_INSERT_RANGE) && (mode & ~FALLOC_INSERT_RANGE))
+		r = -EINVAL;
+	else if ((mode & 0x40u) && (mode & ~(0x40u | FALLOC_KEEP_SIZE)))
+		r = -EINVAL;
+	if (!r && f->rdonly)
+		r = -EBADF;
+	if (!r && !m->fsr->fallocate)
+		r = -EOPNOTSUPP;
+	else if (!r)
+		r = m->fsr->fallocate(m, f, mode, op->off, op->len, w);
+	m_put(w, r ? -1 : 0, -r);
+}
+
+/* fsync dN, fdatasync dN (alike here) */
+void m_op_fsync(struct m_state *m, const struct dt_op *op, struct out *w)
+{
+	struct m_fd *f = m_fd_open(m, op, w);
+	int r;
+
+	if (!f)
+		return;
+	r = m_file_fsync(m, f, 0, MAX_PAGES - 1, w);
+	m_put(w, r ? -1 : 0, -r);
+}
+
+/*
+ * fsyncdir: do_sys_open() of the test directory (O_RDONLY | O_DIRECTORY),
+ * vfs_fsync() of it, close(): what an application does to make a new name
+ * durable (PostgreSQL's fsync_fname() of a parent). Its inode is in memory
+ * for the op only: no op writes back through it or records an error in it, so
+ * its wb_err is 0 and it has no pages. The new struct file samples its
+ * cursors as open does: f_md_wb_err (patched) gets an error on the block
+ * device that no one has seen, which its fsync then reports, once; stock
+ * reads no metadata error there. The directory's ->fsync is the file's
+ * (ext2_fsync(), ext4_sync_file(), fat_file_fsync(), exfat_file_fsync() with
+ * its sync_blockdev(), btrfs_sync_file(), noop_fsync() on tmpfs) but on xfs
+ * (dir_fsync); close reports nothing.
+ */
+void m_op_fsyncdir(struct m_state *m, const struct dt_op *op, struct out *w)
+{
+	struct m_fd f = {.state = 1, .refs = 1, .rdonly = 1};
+	int r;
+
+	(void)op;
+	for (f.ino = 0; f.ino < MAX_INODES && m->ino[f.ino].used; f.ino++)
+		;
+	if (f.ino == MAX_INODES)
+		abort(); /* scripts have <= 8 names and 16 descriptors */
+	memset(&m->ino[f.ino], 0, sizeof(m->ino[f.ino]));
+	m->ino[f.ino].used = 1;
+	m->ino[f.ino].dir = 1;
+	m->ino[f.ino].dino = -1;
+	m->ino[f.ino].linked = 1;
+	f.f_wb_err = errseq_sample(&m->ino[f.ino].wb_err);
+	f.f_sb_err = errseq_sample(&m->s_wb_err);
+	f.f_md_wb_err = errseq_sample(&M_BDEV(m).wb_err);
+	f.f_sb_bdev_err = f.f_md_wb_err;
+	if (m->fsr->dir_fsync)
+		r = m->fsr->dir_fsync(m, &f, w);
+	else
+		r = m->fsr->fsync(m, &f, 0, MAX_PAGES - 1, w);
+	m->ino[f.ino].used = 0;
+	m_put(w, r ? -1 : 0, -r);
+}
+
+/* sfr dN FLAGS [OFF LEN] */
+void m_op_sfr(struct m_state *m, const struct dt_op *op, struct out *w)
+{
+	struct m_fd *f = m_fd_open(m, op, w);
+	int r;
+	long long end;
+
+	if (!f)
+		return;
+	/* fs/sync.c sync_file_range() */
+	if ((op->flags & ~7u) || op->off < 0 || op->len < 0 ||
+	    __builtin_add_overflow(op->off, op->len, &end)) {
+		m_fail(w, EINVAL);
+		return;
+	}
+	r = 0;
+	if (m->c.bug == BUG_SFR_ANY) {
+		r = m_file_check_and_advance_wb_err(m, f, w);
+	} else {
+		if (op->flags & SFR_WAIT_BEFORE) {
+			/* file_fdatawait_range() */
+			r = m_file_check_and_advance_wb_err(m, f, w);
+			if (r < 0)
+				goto out;
+		}
+		if (op->flags & SFR_WRITE) {
+			/* __filemap_fdatawrite_range(): no error check; a failed
+			 * page's error is recorded at completion (scripts wait
+			 * with WAIT_AFTER for it to land in this op) */
+			long long last = op->len ? (op->off + op->len - 1) / PAGE : MAX_PAGES - 1;
+
+			m_writeback(m, f->ino, op->off / PAGE, last);
+			r = 0;
+		}
+		if (op->flags & SFR_WAIT_AFTER)
+			r = m_file_check_and_advance_wb_err(m, f, w);
+	}
+out:
+	m_put(w, r ? -1 : 0, -r);
+}
+
+/* syncfs dN */
+void m_op_syncfs(struct m_state *m, const struct dt_op *op, struct out *w)
+{
+	struct m_fd *f = m_fd_open(m, op, w);
+	int r;
+
+	if (!f)
+		return;
+	/* the raw device's node is on devtmpfs: syncfs(2) syncs that, no
+	 * block device, no error (nor on the patched kernel) */
+	r = m->ino[f->ino].bdev ? 0 : do_syncfs(m, f);
+	m_put(w, r ? -1 : 0, -r);
+}
+
+/* close dN */
+void m_op_close(struct m_state *m, const struct dt_op *op, struct out *w)
+{
+	struct m_fd *f = m_fd_open(m, op, w);
+
+	if (!f)
+		return;
+	/* filp_close(): none of the modelled filesystems has ->flush, so
+	 * close returns 0; the struct file goes with its last descriptor
+	 * (fput()) */
+	m->slot[op->fd] = -1;
+	if (--f->refs == 0) {
+		f->state = 0;
+		m->ino[f->ino].nopen--;
+		if (m->ino[f->ino].raw && !m->ino[f->ino].nopen)
+			m_bdev_last_close(m);
+		inode_maybe_free(m, f->ino);
+	}
+	m_put(w, 0, 0);
+}
+
+/* dup dN dM */
+void m_op_dup(struct m_state *m, const struct dt_op *op, struct out *w)
+{
+	struct m_fd *f = m_fd_open(m, op, w);
+
+	/* fs/file.c dup(): a second descriptor for the same struct file:
+	 * one f_wb_err, f_sb_err, f_md_wb_err, one offset */
+	if (!f)
+		return;
+	m->slot[op->fd2] = m->slot[op->fd];
+	f->refs++;
+	m_put(w, 0, 0);
+}
+
+/* child OP */
+void m_op_child(struct m_state *m, const struct dt_op *op, struct out *w)
+{
+	/* kernel/fork.c dup_fd(): the child's descriptors name the
+	 * parent's struct files; its op reads and advances their cursors */
+	m_step(m, &op->sub[0], w);
+}

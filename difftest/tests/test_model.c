@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "ops.h"
 #include "results.h"
 #include "script.h"
 
@@ -403,6 +404,44 @@ START_TEST(t_meta)
 }
 END_TEST
 
+/*
+ * fsyncdir: the test directory's fsync through a struct file of its own. A
+ * file's data error is never the directory's; stock reads no metadata error
+ * there but exfat's sync_blockdev() flag; patched, the new f_md_wb_err
+ * reports a metadata error nobody has seen, once, as "dir" in the trace;
+ * ext4 saw it first; xfs_dir_fsync() reads no cursor.
+ */
+START_TEST(t_fsyncdir)
+{
+	const char *s = "open d0 f0 creat\nwrite d0\nfsyncdir\nerror data f0 EIO\nfsyncdir\n"
+			"error meta EIO\nfsyncdir\nfsyncdir\nfsync d0\n";
+	struct dt_sresult st = run("stock", FS_EXT2, s), pa = run("patched", FS_EXT2, s),
+			  ex = run("stock", FS_EXFAT, s), p4 = run("patched", FS_EXT4_ORDERED, s),
+			  px = run("patched", FS_XFS, s), pt = run("patched", FS_TMPFS, s);
+
+	for (int i = 2; i <= 7; i++)
+		ck_assert_int_eq(ERR(st, i), 0);
+	ck_assert_int_eq(ERR(st, 8), EIO);     /* the file's own error, to its descriptor */
+	ck_assert_int_eq(ERR(pa, 4), 0);       /* f0's error is not the directory's */
+	ck_assert_int_eq(ERR(pa, 6), EIO);     /* the metadata error, once */
+	ck_assert_int_eq(pa.ops[6].ntr, 1);
+	ck_assert_str_eq(pa.ops[6].tr[0], "mdadv dir 0x0 0x1005");
+	ck_assert_int_eq(ERR(pa, 7), 0);       /* a new struct file: sampled seen */
+	ck_assert_int_eq(ERR(pa, 8), EIO);
+	ck_assert_int_eq(ERR(ex, 6), EIO);     /* exfat: sync_blockdev()'s AS_EIO */
+	ck_assert_int_eq(ERR(ex, 7), 0);
+	ck_assert_int_eq(ERR(p4, 6), 0);       /* ext4's own reader saw it at once */
+	ck_assert_int_eq(ERR(px, 6), 0);       /* xfs_dir_fsync(): a log force */
+	ck_assert_int_eq(ERR(pt, 6), 0);       /* no block device: ENOTBLK before */
+	dt_sresult_free(&st);
+	dt_sresult_free(&pa);
+	dt_sresult_free(&ex);
+	dt_sresult_free(&p4);
+	dt_sresult_free(&px);
+	dt_sresult_free(&pt);
+}
+END_TEST
+
 START_TEST(t_patched_ext2_early_return)
 {
 	/* A data error: ext2_fsync returns it, and consumes the metadata cursor
@@ -703,6 +742,9 @@ START_TEST(t_parse_errors)
 	parse_fails("script a\nsync\nend\nsync\n", "t.dt:4: operation outside a script");
 	parse_fails("open d0 f0\npar close d0 ; fsync d0\n", "t.dt:2: close cannot run inside par");
 	parse_fails("open d0 f0 sideways\n", "t.dt:1: unknown open flag 'sideways'");
+	parse_fails("fsyncdir d0\n", "t.dt:1: fsyncdir takes no arguments");
+	parse_fails("open d0 f0\npar fsyncdir ; fsync d0\n", "t.dt:2: fsyncdir cannot run inside par");
+	parse_fails("open d0 f0\nchild fsyncdir\n", "t.dt:2: child runs a descriptor op");
 }
 END_TEST
 
@@ -710,7 +752,7 @@ START_TEST(t_print_roundtrip)
 {
 	const char *s = "script x\nopen d0 f0 creat rdonly\nwrite d0 100\nsfr d0 WAIT_BEFORE|WAIT_AFTER 0 4096\n"
 			"error data d0 ENOSPC\nerror meta 122\npar syncfs d0 ; fsync d0\nclose d0\n"
-			"open d1 raw sync\nend\n";
+			"open d1 raw sync\nfsyncdir\nend\n";
 	struct dt_batch b = parse_ok(s), b2;
 	char *buf;
 	size_t len;
@@ -723,9 +765,63 @@ START_TEST(t_print_roundtrip)
 	ck_assert_int_eq(b2.scripts[0].nops, b.scripts[0].nops);
 	ck_assert_int_eq(b2.scripts[0].ops[4].err, EDQUOT);
 	ck_assert_int_eq(b2.scripts[0].ops[5].sub[1].code, OP_FSYNC);
+	ck_assert_int_eq(b2.scripts[0].ops[8].code, OP_FSYNCDIR);
+	ck_assert_msg(strstr(buf, "\nfsyncdir\n") != NULL, "no fsyncdir line in:\n%s", buf);
 	free(buf);
 	dt_batch_free(&b);
 	dt_batch_free(&b2);
+}
+END_TEST
+
+/* The op registry: every op has a word, a parser, a printer and a model rule;
+ * every draw of the generator has an op, and its scripts parse. */
+START_TEST(t_registry)
+{
+	int slot[DT_GEN_EXTRA_SLOTS] = {0}, first = 0;
+	struct dt_gen g = {0};
+	struct dt_batch b;
+	char *buf, err[256];
+	size_t len;
+
+	for (int i = 0; i < OP__COUNT; i++) {
+		const struct dt_opdesc *d = &dt_ops[i];
+
+		ck_assert_msg(d->name && d->parse && d->format, "op %d: no name, parser or printer", i);
+		ck_assert_msg(dt_model_has_rule((enum dt_opcode)i), "%s: no model rule", d->name);
+		ck_assert_msg(d->gen.tier == DT_GEN_NONE || d->gen_line, "%s: a share, no generator",
+			      d->name);
+		first += d->gen.tier == DT_GEN_FIRST;
+		if (d->gen.tier == DT_GEN_EXTRA)
+			slot[d->gen.lo]++;
+	}
+	ck_assert_int_eq(first, 1);
+	for (int k = 0; k < DT_GEN_EXTRA_SLOTS; k++)
+		ck_assert_msg(slot[k] == 1, "extra slot %d: %d ops", k, slot[k]);
+	for (unsigned r = 0; r < 100; r++) {
+		int n = 0;
+
+		for (int i = 0; i < OP__COUNT; i++)
+			n += dt_ops[i].gen.tier == DT_GEN_MAIN && r >= dt_ops[i].gen.lo &&
+			     r < dt_ops[i].gen.hi;
+		ck_assert_msg(n > 0, "draw %u: no op", r);
+	}
+	for (int real = 0; real < 2; real++) {
+		g.f = open_memstream(&buf, &len);
+		g.real = real;
+		g.has_bdev = 1;
+		for (long i = 0; i < 20; i++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "r%d.%ld", real, i);
+			dt_gen_seed(&g, 7, i);
+			dt_gen_script(&g, name, 200);
+		}
+		fclose(g.f);
+		ck_assert_msg(dt_parse(buf, "gen", &b, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_int_eq(b.nscripts, 20);
+		dt_batch_free(&b);
+		free(buf);
+	}
 }
 END_TEST
 
@@ -777,6 +873,7 @@ int main(void)
 	tcase_add_test(tc, t_syncfs_sb);
 	tcase_add_test(tc, t_par_syncfs_meta);
 	tcase_add_test(tc, t_meta);
+	tcase_add_test(tc, t_fsyncdir);
 	tcase_add_test(tc, t_as_flags_precedence);
 	tcase_add_test(tc, t_patched_ext2_early_return);
 	tcase_add_test(tc, t_real_writeback);
@@ -787,6 +884,7 @@ int main(void)
 	tcase_add_test(tc, t_parse_errors);
 	tcase_add_test(tc, t_line_nearest);
 	tcase_add_test(tc, t_print_roundtrip);
+	tcase_add_test(tc, t_registry);
 	tcase_add_test(tc, t_trace_overflow_said);
 	tcase_add_test(tc, t_exfat_meta);
 	tcase_add_test(tc, t_exfat_syncfs);

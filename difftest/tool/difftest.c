@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "ops.h"
 #include "report.h"
 #include "results.h"
 #include "script.h"
@@ -409,228 +410,6 @@ static int cmd_batch(int argc, char **argv)
 
 /* ---- gen ---- */
 
-static uint64_t rng;
-
-static uint32_t rnd(uint32_t n)
-{
-	/* xorshift64* */
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (uint32_t)((rng * 0x2545F4914F6CDD1DULL) >> 32) % n;
-}
-
-static int pick_err(void)
-{
-	uint32_t r = rnd(10);
-
-	return r < 6 ? EIO : r < 9 ? ENOSPC : (rnd(2) ? EDQUOT : EROFS);
-}
-
-static int pick_open(const int *open)
-{
-	int c[DT_MAX_FDS], n = 0;
-
-	for (int i = 0; i < 6; i++)
-		if (open[i])
-			c[n++] = i;
-	return n ? c[rnd((uint32_t)n)] : -1;
-}
-
-static void gen_one(FILE *f, const char *name, int nops)
-{
-	/* raw: the descriptor is the raw block device's (1) or the filesystem's
-	 * device's (2, read-only: no read, fail or error data on it) */
-	int open[DT_MAX_FDS] = {0}, mapped[DT_MAX_FDS] = {0}, raw[DT_MAX_FDS] = {0};
-	const int nfiles = 3, nfds = 6;
-
-	fprintf(f, "script %s\n", name);
-	for (int k = 0; k < nops; k++) {
-		int d = pick_open(open);
-		uint32_t r = rnd(100);
-
-		if (d < 0 || r < 14) {
-			int nd = -1;
-
-			for (int i = 0; i < nfds; i++)
-				if (!open[i]) {
-					nd = i;
-					break;
-				}
-			if (nd >= 0 && rnd(8) == 0) {
-				/* the raw block device (a disk of its own): in every
-				 * mode, O_DIRECT too (the model follows its I/O to the
-				 * failed device) */
-				uint32_t sy = rnd(8);
-
-				if (sy == 7) {
-					/* one in eight of them: the filesystem's own device */
-					fprintf(f, "open d%d dev\n", nd);
-					open[nd] = 1;
-					raw[nd] = 2;
-					continue;
-				}
-				fprintf(f, "open d%d raw%s%s\n", nd, rnd(8) == 0 ? " rdonly" : "",
-					sy == 0 ? " sync" : sy == 1 ? " dsync" : sy == 2 ? " direct" : "");
-				open[nd] = raw[nd] = 1;
-				continue;
-			}
-			if (nd >= 0) {
-				uint32_t sy = rnd(12);
-
-				/* O_DIRECT not in real mode: its I/O to a failed extent
-				 * fails the syscall, which the model does not follow */
-				fprintf(f, "open d%d f%u%s%s%s%s\n", nd, rnd(nfiles),
-					rnd(10) < 8 ? " creat" : "", rnd(12) == 0 ? " rdonly" : "",
-					sy == 0 ? " sync" : sy == 1 ? " dsync" : "",
-					sy == 2 && !gen_real ? " direct" : "");
-				open[nd] = 1;
-				raw[nd] = 0;
-				continue;
-			}
-		}
-		if (rnd(100) < 12) {
-			/* the ops of issue 16: read, ftruncate (page multiples: a size
-			 * inside a page would read a failed block to zero its tail;
-			 * none in real mode: freed failed blocks could be reused), dup,
-			 * an op in a forked child, fallocate (none in real mode: it
-			 * frees and moves blocks) */
-			static const char *const cops[] = {"fsync", "fdatasync", "syncfs", "write"};
-			uint32_t k = rnd(9);
-			int nd = -1;
-
-			for (int i = 0; i < nfds && k == 2; i++)
-				if (!open[i]) {
-					nd = i;
-					break;
-				}
-			if (k == 8) {
-				fprintf(f, "remount %s\n", rnd(2) ? "ro" : "rw");
-			} else if (k == 7 && !gen_real && !raw[d]) {
-				/* a shared mapping: stores, msync, munmap (not in real mode:
-				 * a fault reading a failed block is SIGBUS) */
-				uint32_t q = rnd(6);
-
-				if (!mapped[d]) {
-					fprintf(f, "mmap d%d\n", d);
-					mapped[d] = 1;
-				} else if (q < 3)
-					fprintf(f, "mwrite d%d %u %u\n", d, rnd(3) * 4096 + (rnd(4) ? 0 : rnd(4096)),
-						1 + rnd(8192));
-				else if (q < 5)
-					fprintf(f, "msync d%d %s\n", d, q == 3 ? "sync" : "async");
-				else {
-					fprintf(f, "munmap d%d\n", d);
-					mapped[d] = 0;
-				}
-			} else if (k == 6) {
-				/* real mode: no rename (it frees the target's blocks) */
-				fprintf(f, "%s f%u f%u\n", rnd(2) || gen_real ? "link" : "rename",
-					rnd(nfiles), rnd(nfiles));
-			} else if (k == 5) {
-				/* umount + mount: every descriptor closed first */
-				for (int i = 0; i < nfds; i++)
-					if (open[i]) {
-						if (mapped[i])
-							fprintf(f, "munmap d%d\n", i);
-						fprintf(f, "close d%d\n", i);
-						open[i] = mapped[i] = 0;
-					}
-				fprintf(f, "cycle\n");
-			} else if (k == 4 && !gen_real && !raw[d]) {
-				static const char *const modes[] = {
-					"0", "KEEP", "PUNCH|KEEP", "COLLAPSE", "INSERT", "ZERO", "ZERO|KEEP", "PUNCH",
-				};
-				uint32_t mi = rnd(8);
-				uint32_t off = rnd(8) ? rnd(4) * 4096 : rnd(9000);
-
-				uint32_t len = rnd(10) ? (1 + rnd(3)) * 4096 : rnd(6000);
-
-				fprintf(f, "fallocate d%d %s %u %u\n", d, modes[mi], off, len);
-			} else if (raw[d] == 2 && (k == 0 || k == 4 || k == 7 || (k == 1 && gen_real)))
-				fprintf(f, "fsync d%d\n", d);
-			else if (k == 0 || ((k == 1 || k == 4) && gen_real) ||
-				 ((k == 4 || k == 7) && raw[d]))
-				fprintf(f, "read d%d %u\n", d, rnd(4) ? 4096 : 1 + rnd(16384));
-			else if (k == 1)
-				fprintf(f, "ftruncate d%d %u\n", d, rnd(4) * 4096);
-			else if (k == 2 && nd >= 0) {
-				fprintf(f, "dup d%d d%d\n", d, nd);
-				open[nd] = 1;
-				raw[nd] = raw[d];
-			} else
-				fprintf(f, "child %s d%d\n", cops[rnd(4)], d);
-			continue;
-		}
-		if (((gen_real && raw[d] != 2) || raw[d] == 1) && r >= 66 && r < 70) {
-			/* real mode: fail/heal in place of unlink (freed failed blocks
-			 * could be reused by another file); the raw device's
-			 * descriptors fail the whole device, in every mode */
-			if (rnd(3))
-				fprintf(f, "fail d%d\n", d);
-			else
-				fprintf(f, "heal\n");
-			continue;
-		}
-		if (r < 28)
-			fprintf(f, "write d%d %u\n", d, rnd(4) ? 4096 : 1 + rnd(16384));
-		else if (r < 38)
-			fprintf(f, "fsync d%d\n", d);
-		else if (r < 43)
-			fprintf(f, "fdatasync d%d\n", d);
-		else if (r < 50) {
-			uint32_t fl = rnd(20) ? rnd(8) : 8 + rnd(8);
-			char fb[64];
-
-			/* real mode: an async write's failure must land within the op */
-			if (gen_real && (fl & SFR_WRITE))
-				fl |= SFR_WAIT_AFTER;
-			dt_sfr_format(fl, fb, sizeof(fb));
-			if (rnd(4))
-				fprintf(f, "sfr d%d %s\n", d, fb);
-			else
-				fprintf(f, "sfr d%d %s %u %u\n", d, fb, rnd(3) * 4096, rnd(3) * 4096);
-		} else if (r < 57)
-			fprintf(f, "syncfs d%d\n", d);
-		else if (r < 66) {
-			if (mapped[d])
-				fprintf(f, "munmap d%d\n", d);
-			fprintf(f, "close d%d\n", d);
-			open[d] = mapped[d] = 0;
-		} else if (r < 70)
-			fprintf(f, "unlink f%u\n", rnd(nfiles));
-		else if (r < 74)
-			fprintf(f, "evict\n");
-		else if (r < 76)
-			fprintf(f, "sync\n");
-		else if (r < 88) {
-			char eb[16];
-			int e = pick_err();
-
-			if (rnd(2) || raw[d] == 2)
-				fprintf(f, "error data f%u %s\n", rnd(nfiles), dt_errname(e, eb, sizeof(eb)));
-			else
-				fprintf(f, "error data d%d %s\n", d, dt_errname(e, eb, sizeof(eb)));
-		} else if (r < 93) {
-			char eb[16];
-
-			/* no block device (tmpfs): a data error in its place */
-			if (dt_fs_has_bdev(fs) || raw[d] == 2)
-				fprintf(f, "error meta %s\n", dt_errname(pick_err(), eb, sizeof(eb)));
-			else
-				fprintf(f, "error data d%d %s\n", d, dt_errname(pick_err(), eb, sizeof(eb)));
-		} else {
-			int d2 = pick_open(open);
-			static const char *const ops[] = {"syncfs", "fsync", "fdatasync", "syncfs"};
-
-			if (rnd(2))
-				d2 = d;
-			fprintf(f, "par %s d%d ; %s d%d\n", ops[rnd(4)], d, ops[rnd(4)], d2);
-		}
-	}
-	fprintf(f, "end\n");
-}
-
 static int cmd_gen(int argc, char **argv)
 {
 	int first = parse_opts(argc, argv);
@@ -646,14 +425,13 @@ static int cmd_gen(int argc, char **argv)
 		fprintf(stderr, "difftest gen: seed %llu (no -s given; -s %llu makes this batch again)\n",
 			seed, seed);
 	for (long i = 0; i < nscripts; i++) {
+		struct dt_gen g = {.f = stdout, .real = gen_real, .has_bdev = dt_fs_has_bdev(fs)};
 		char name[DT_NAME_MAX];
 
-		/* each script has its own stream, so a script is reproducible alone */
-		rng = (seed * 0x9E3779B97F4A7C15ULL) ^ ((unsigned long long)(i + 1) << 32) ^ 0xD1B54A32D192ED03ULL;
-		for (int w = 0; w < 4; w++)
-			rnd(2);
+		/* the ops' shares: common/ops.c */
+		dt_gen_seed(&g, seed, i);
 		snprintf(name, sizeof(name), "%s.s%llu.%ld", prefix, seed, i);
-		gen_one(stdout, name, (int)gen_ops);
+		dt_gen_script(&g, name, (int)gen_ops);
 	}
 	return 0;
 }

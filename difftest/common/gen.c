@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The random scripts ("difftest gen"): each step draws an op by the shares in
+ * the op registry (ops.h, struct dt_genshare), whose gen_line prints a line
+ * of it. A seed's scripts are its random stream: the same seed, the same
+ * scripts, as long as no share changes.
+ */
+#include "ops.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* of 100 steps, those that draw from the EXTRA tier */
+#define DT_GEN_EXTRA_SHARE 12
+
+uint32_t dt_gen_rnd(struct dt_gen *g, uint32_t n)
+{
+	/* xorshift64* */
+	g->rng ^= g->rng >> 12;
+	g->rng ^= g->rng << 25;
+	g->rng ^= g->rng >> 27;
+	return (uint32_t)((g->rng * 0x2545F4914F6CDD1DULL) >> 32) % n;
+}
+
+void dt_gen_seed(struct dt_gen *g, unsigned long long seed, long i)
+{
+	/* each script has its own stream, so a script is reproducible alone */
+	g->rng = (seed * 0x9E3779B97F4A7C15ULL) ^ ((unsigned long long)(i + 1) << 32) ^
+		 0xD1B54A32D192ED03ULL;
+	for (int w = 0; w < 4; w++)
+		dt_gen_rnd(g, 2);
+}
+
+int dt_gen_err(struct dt_gen *g)
+{
+	uint32_t r = dt_gen_rnd(g, 10);
+
+	return r < 6 ? EIO : r < 9 ? ENOSPC : (dt_gen_rnd(g, 2) ? EDQUOT : EROFS);
+}
+
+int dt_gen_free_fd(const struct dt_gen *g)
+{
+	for (int i = 0; i < DT_GEN_FDS; i++)
+		if (!g->open[i])
+			return i;
+	return -1;
+}
+
+int dt_gen_pick_open(struct dt_gen *g)
+{
+	int c[DT_MAX_FDS], n = 0;
+
+	for (int i = 0; i < DT_GEN_FDS; i++)
+		if (g->open[i])
+			c[n++] = i;
+	return n ? c[dt_gen_rnd(g, (uint32_t)n)] : -1;
+}
+
+/* The first op of @tier, in code order, whose range holds @r (@any: any
+ * range) and whose generator takes the step; 0: none did. */
+static int draw(struct dt_gen *g, enum dt_gen_tier tier, uint32_t r, int any)
+{
+	for (int i = 0; i < OP__COUNT; i++) {
+		const struct dt_genshare *s = &dt_ops[i].gen;
+
+		if (s->tier == tier && (any || (r >= s->lo && r < s->hi)) && dt_ops[i].gen_line(g))
+			return 1;
+	}
+	return 0;
+}
+
+void dt_gen_script(struct dt_gen *g, const char *name, int nops)
+{
+	memset(g->open, 0, sizeof(g->open));
+	memset(g->mapped, 0, sizeof(g->mapped));
+	memset(g->raw, 0, sizeof(g->raw));
+	fprintf(g->f, "script %s\n", name);
+	for (int k = 0; k < nops; k++) {
+		uint32_t r;
+
+		g->d = dt_gen_pick_open(g);
+		r = dt_gen_rnd(g, 100);
+		/* with nothing open, the FIRST tier (open) whatever the draw */
+		if (draw(g, DT_GEN_FIRST, r, g->d < 0))
+			continue;
+		if (dt_gen_rnd(g, 100) < DT_GEN_EXTRA_SHARE) {
+			if (!draw(g, DT_GEN_EXTRA, dt_gen_rnd(g, DT_GEN_EXTRA_SLOTS), 0))
+				abort(); /* a slot without an op (test_model.c checks) */
+			continue;
+		}
+		if (!draw(g, DT_GEN_MAIN, r, 0))
+			abort(); /* a draw without an op (test_model.c checks) */
+	}
+	fprintf(g->f, "end\n");
+}
