@@ -137,6 +137,25 @@ fi
 
 # --- 4. Build. LOCALVERSION (not CONFIG_LOCALVERSION, which would change autoconf.h and so every
 # object) names the flavour in uname -r and the modules' vermagic.
+# Up to date, make is not run (its walk of the tree takes 30 s and more): the last build
+# was of this config, source and series (build.stamp, with the compiler, written when
+# make succeeded) and no file of the source tree is newer than that stamp. VM_REBUILD=1
+# runs make anyway.
+bz=$(vm_bzimage "$flavour")
+built_want=$( {
+	echo "$cfg_want $flavour"
+	gcc --version | head -n 1
+} | sha256sum | cut -d' ' -f1)
+if [ -z "${VM_REBUILD:-}" ] && [ -f "$bz" ] &&
+	[ "$(cat "$build/build.stamp" 2>/dev/null)" = "$built_want" ] &&
+	[ -z "$(find "$src" "$build/.config" -newer "$build/build.stamp" -print -quit)" ]; then
+	[ $quiet -eq 1 ] || log "$flavour kernel $(cat "$build/include/config/kernel.release") up to date" \
+		"(no source newer than its last build; VM_REBUILD=1 runs make anyway)"
+	echo "build dir: $build"
+	echo "bzImage:   $bz"
+	exit 0
+fi
+rm -f "$build/build.stamp"
 [ $quiet -eq 1 ] || log "building $flavour kernel in $build (make -j$(nproc), ccache $CCACHE_DIR)"
 ccache -z >/dev/null
 log_file=$build/build.log
@@ -145,8 +164,8 @@ if ! vm_kmake "$flavour" LOCALVERSION="-liberrseq-$flavour" all modules_prepare 
 	die "kernel build ($flavour) failed; full log: $log_file"
 fi
 grep -E 'warning:|error:' "$log_file" | head -n 20 >&2 || true
-bz=$(vm_bzimage "$flavour")
 [ -f "$bz" ] || die "build finished but $bz is missing"
+echo "$built_want" >"$build/build.stamp"
 t1=$(date +%s)
 if [ $quiet -eq 0 ]; then
 	stats=$(ccache --print-stats 2>/dev/null | awk -F'\t' '
