@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fault: dm "error" over chosen files' extents, and inode eviction, for the
- * guest programs (see fault.h). Moved out of dtguest.c so that pgtest's
- * guest program fails PostgreSQL's files exactly as difftest fails its own.
+ * fault: the guest programs' fault injector (see fault.h). Every guest
+ * program that makes writes fail links it: vm/guest's dm-eio, difftest's
+ * dtguest, pgtest's pgguest, kernel-port's kptest.
+ *
+ * Two layers. Below, device-mapper through its ioctls on
+ * /dev/mapper/control (no libdevmapper in the guest): devices by name,
+ * tables built target by target or read from dmsetup's text, and every
+ * table made live with no fs freeze and no flush. Above, a file system's
+ * device with "error" over chosen files' extents, a raw device failed as a
+ * whole, and inode eviction.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,9 +29,235 @@
 
 #include "fault.h"
 
-/* the fs sits on a dm device whose table is linear over the lower device,
- * with "error" over failed file extents; a second one (fault_raw_*) is a raw
- * device of its own, failed as a whole */
+/* ---- device-mapper: the control device */
+
+static int dmctl = -1;
+/* create, remove, resume: the header, and room for what the kernel returns */
+static union {
+	struct dm_ioctl io;
+	char raw[16384];
+} ctlb;
+
+/* R: 0 or -errno. On an error, WHY (if any) = "WHAT: strerror(-R)". Returns R. */
+static int say(char *why, size_t len, int r, const char *what)
+{
+	if (r && why)
+		snprintf(why, len, "%s: %s", what, strerror(-r));
+	return r;
+}
+
+static int ctl_open(void)
+{
+	if (dmctl < 0) {
+		dmctl = open("/dev/mapper/control", O_RDWR | O_CLOEXEC);
+		if (dmctl < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+/* Issue REQ for dm device NAME with FLAGS; the answer is in ctlb.io. 0 or -errno. */
+static int ctl_call(unsigned long req, const char *name, uint32_t flags)
+{
+	int r = ctl_open();
+
+	if (r)
+		return r;
+	memset(&ctlb, 0, sizeof(ctlb));
+	ctlb.io.version[0] = DM_VERSION_MAJOR;
+	ctlb.io.data_size = sizeof(ctlb);
+	ctlb.io.data_start = sizeof(struct dm_ioctl);
+	ctlb.io.flags = flags;
+	snprintf(ctlb.io.name, sizeof(ctlb.io.name), "%s", name);
+	return ioctl(dmctl, req, &ctlb.io) ? -errno : 0;
+}
+
+/* ---- device-mapper: tables */
+
+/*
+ * A table as DM_TABLE_LOAD takes it: struct dm_ioctl, then each target's
+ * struct dm_target_spec followed by its parameter string, every spec 8-byte
+ * aligned, its next the bytes from it to the following one (dm-ioctl.h).
+ */
+struct table {
+	char *buf;
+	size_t size, used;
+	uint32_t n;
+};
+
+/* spare room after the last target: DM_TABLE_LOAD needs none, it is a margin */
+#define TABLE_SLACK 512
+
+static int table_init(struct table *t)
+{
+	t->size = 16384;
+	t->used = sizeof(struct dm_ioctl);
+	t->n = 0;
+	t->buf = calloc(1, t->size);
+	return t->buf ? 0 : -ENOMEM;
+}
+
+static void table_free(struct table *t)
+{
+	free(t->buf);
+	t->buf = NULL;
+}
+
+/* Append a target. 0, -EINVAL (a type name too long) or -ENOMEM. */
+static int table_add(struct table *t, unsigned long long start, unsigned long long len,
+		     const char *type, const char *params)
+{
+	size_t plen = strlen(params) + 1;
+	size_t need = (sizeof(struct dm_target_spec) + plen + 7) & ~(size_t)7;
+	struct dm_target_spec *sp;
+
+	if (strlen(type) >= sizeof(sp->target_type))
+		return -EINVAL;
+	if (t->used + need + TABLE_SLACK > t->size) {
+		size_t size = t->size;
+		char *b;
+
+		while (t->used + need + TABLE_SLACK > size)
+			size *= 2;
+		b = realloc(t->buf, size);
+		if (!b)
+			return -ENOMEM;
+		memset(b + t->size, 0, size - t->size);
+		t->buf = b;
+		t->size = size;
+	}
+	sp = (struct dm_target_spec *)(t->buf + t->used);
+	sp->sector_start = start;
+	sp->length = len;
+	strcpy(sp->target_type, type);
+	memcpy(sp + 1, params, plen);
+	sp->next = (uint32_t)need;
+	t->used += need;
+	t->n++;
+	return 0;
+}
+
+/*
+ * Append the targets of TEXT, dmsetup's table format: "START LENGTH TYPE
+ * [PARAMS]" per target, targets separated by newlines or ';'. 0, or -errno
+ * with the reason in WHY.
+ */
+static int table_parse(struct table *t, const char *text, char *why, size_t len)
+{
+	char *copy = strdup(text), *save = NULL, *ent;
+	int r = 0;
+
+	if (!copy)
+		return say(why, len, -ENOMEM, "table");
+	for (ent = strtok_r(copy, ";\n", &save); ent && !r; ent = strtok_r(NULL, ";\n", &save)) {
+		unsigned long long start, length;
+		char type[DM_MAX_TYPE_NAME];
+		int used = 0;
+
+		while (*ent == ' ')
+			ent++;
+		if (!*ent)
+			continue;
+		if (sscanf(ent, "%llu %llu %15s %n", &start, &length, type, &used) < 3) {
+			if (why)
+				snprintf(why, len, "table: not START LENGTH TYPE [PARAMS]: '%s'", ent);
+			r = -EINVAL;
+			break;
+		}
+		r = say(why, len, table_add(t, start, length, type, ent + used), "table");
+	}
+	free(copy);
+	return r;
+}
+
+/*
+ * Load table T into dm device NAME and make it live. The resume swaps it
+ * in, with no fs freeze (its sync_filesystem() would write back, and
+ * report, what a test wants to fail) and no flush (dirty pages stay
+ * dirty). 0, or -errno with the failing step in WHY.
+ */
+static int table_live(struct table *t, const char *name, char *why, size_t len)
+{
+	struct dm_ioctl *io = (struct dm_ioctl *)t->buf;
+	int r = ctl_open();
+
+	if (r)
+		return say(why, len, r, "/dev/mapper/control");
+	memset(io, 0, sizeof(*io));
+	io->version[0] = DM_VERSION_MAJOR;
+	io->data_size = (uint32_t)t->size;
+	io->data_start = sizeof(struct dm_ioctl);
+	io->target_count = t->n;
+	snprintf(io->name, sizeof(io->name), "%s", name);
+	if (ioctl(dmctl, DM_TABLE_LOAD, io))
+		return say(why, len, -errno, "DM_TABLE_LOAD");
+	r = ctl_call(DM_DEV_SUSPEND, name, DM_SKIP_LOCKFS_FLAG | DM_NOFLUSH_FLAG);
+	return r ? say(why, len, r, "DM_DEV_SUSPEND (resume)") : 0;
+}
+
+/* ---- device-mapper: devices by name, tables as text */
+
+static int fail_errno(int r)
+{
+	if (!r)
+		return 0;
+	errno = -r;
+	return -1;
+}
+
+int fault_blkdev(const char *path, dev_t *dev, unsigned long long *sectors, char *why,
+		 size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r = 0;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) || ioctl(fd, BLKGETSIZE64, sectors))
+		r = say(why, len, -errno, path);
+	if (fd >= 0)
+		close(fd);
+	if (r)
+		return fail_errno(r);
+	*sectors >>= 9;
+	*dev = st.st_rdev;
+	return 0;
+}
+
+int fault_dev_load(const char *name, const char *table, char *why, size_t len)
+{
+	struct table t;
+	int r = table_init(&t);
+
+	if (r)
+		return fail_errno(say(why, len, r, "table"));
+	r = table_parse(&t, table, why, len);
+	if (!r)
+		r = table_live(&t, name, why, len);
+	table_free(&t);
+	return fail_errno(r);
+}
+
+int fault_dev_create(const char *name, const char *table, dev_t *dev, char *why, size_t len)
+{
+	int r = ctl_call(DM_DEV_CREATE, name, 0);
+
+	if (r)
+		return fail_errno(say(why, len, r, "DM_DEV_CREATE"));
+	*dev = (dev_t)ctlb.io.dev;
+	return fault_dev_load(name, table, why, len);
+}
+
+int fault_dev_remove(const char *name, char *why, size_t len)
+{
+	return fail_errno(say(why, len, ctl_call(DM_DEV_REMOVE, name, 0), "DM_DEV_REMOVE"));
+}
+
+/* ---- a file system's device, a raw device */
+
+/*
+ * The fs sits on a dm device whose table is linear over the lower device,
+ * with "error" over failed file extents; a second one (fault_raw_*) is a
+ * raw device of its own, failed as a whole.
+ */
 #define MAX_SEG 256
 struct dmdev {
 	char name[64], node[256];
@@ -36,22 +269,6 @@ struct dmdev {
 	int nfail;
 };
 static struct dmdev fsdm, rawdm;
-static int dmctl = -1;
-static union {
-	struct dm_ioctl io;
-	char raw[65536];
-} dmb;
-
-static struct dm_ioctl *dm_init(const struct dmdev *d, unsigned flags)
-{
-	memset(&dmb, 0, sizeof(dmb));
-	dmb.io.version[0] = DM_VERSION_MAJOR;
-	dmb.io.data_size = sizeof(dmb);
-	dmb.io.data_start = sizeof(struct dm_ioctl);
-	dmb.io.flags = flags;
-	strncpy(dmb.io.name, d->name, sizeof(dmb.io.name) - 1);
-	return &dmb.io;
-}
 
 static int seg_cmp(const void *a, const void *b)
 {
@@ -60,18 +277,17 @@ static int seg_cmp(const void *a, const void *b)
 	return *x < *y ? -1 : *x > *y;
 }
 
-/* Load the table (linear, with error over failseg[]) and make it live. */
-static int dm_table(struct dmdev *d)
+/* Load the table (linear, with error over failseg[]) and make it live. 0 or -errno. */
+static int dm_table(struct dmdev *d, char *why, size_t wlen)
 {
-	struct dm_ioctl *io = dm_init(d, 0);
-	char *p = dmb.raw + io->data_start, *end = dmb.raw + sizeof(dmb.raw) - 512;
 	unsigned long long at = 0;
-	struct dm_target_spec *t = NULL;
-	int n = 0;
+	struct table t;
+	int r = table_init(&t);
 
 	qsort(d->failseg, (size_t)d->nfail, sizeof(d->failseg[0]), seg_cmp);
-	while (at < d->lower_sectors && p < end) {
-		unsigned long long next = d->lower_sectors, len;
+	while (!r && at < d->lower_sectors) {
+		unsigned long long next = d->lower_sectors;
+		char params[64];
 		int err = 0;
 
 		for (int i = 0; i < d->nfail; i++) {
@@ -93,61 +309,31 @@ static int dm_table(struct dmdev *d)
 		}
 		if (next > d->lower_sectors)
 			next = d->lower_sectors;
-		len = next - at;
-		t = (struct dm_target_spec *)p;
-		t->sector_start = at;
-		t->length = len;
-		if (err) {
-			strcpy(t->target_type, "error");
-			((char *)(t + 1))[0] = 0;
-		} else {
-			strcpy(t->target_type, "linear");
-			sprintf((char *)(t + 1), "%u:%u %llu", major(d->lower_dev),
-				minor(d->lower_dev), at);
-		}
-		p = (char *)(t + 1) + strlen((char *)(t + 1)) + 1;
-		p = dmb.raw + ((p - dmb.raw + 7) & ~7L);
-		t->next = (uint32_t)(p - (char *)t);
+		if (err)
+			params[0] = 0;
+		else
+			snprintf(params, sizeof(params), "%u:%u %llu", major(d->lower_dev),
+				 minor(d->lower_dev), at);
+		r = table_add(&t, at, next - at, err ? "error" : "linear", params);
 		at = next;
-		n++;
 	}
-	if (t)
-		t->next = 0;
-	io->target_count = (uint32_t)n;
-	if (ioctl(dmctl, DM_TABLE_LOAD, io))
-		return -errno;
-	/* resume swaps the table in; no fs freeze (its sync_filesystem would
-	 * consume errors) and no flush: the page cache stays as the model has it */
-	io = dm_init(d, DM_SKIP_LOCKFS_FLAG | DM_NOFLUSH_FLAG);
-	if (ioctl(dmctl, DM_DEV_SUSPEND, io))
-		return -errno;
-	return 0;
+	r = r ? say(why, wlen, r, "table") : table_live(&t, d->name, why, wlen);
+	table_free(&t);
+	return r;
 }
 
 static int dev_attach(struct dmdev *d, const char *name, const char *lower, char *why,
 		      size_t len)
 {
-	struct stat st;
-	int fd;
+	int r = ctl_open();
 
-	if (dmctl < 0) {
-		dmctl = open("/dev/mapper/control", O_RDWR | O_CLOEXEC);
-		if (dmctl < 0) {
-			snprintf(why, len, "/dev/mapper/control: %s", strerror(errno));
-			return -1;
-		}
-	}
-	snprintf(d->name, sizeof(d->name), "%s", name);
-	fd = open(lower, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) || ioctl(fd, BLKGETSIZE64, &d->lower_sectors)) {
-		snprintf(why, len, "%s: %s", lower, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (r) {
+		say(why, len, r, "/dev/mapper/control");
 		return -1;
 	}
-	close(fd);
-	d->lower_sectors >>= 9;
-	d->lower_dev = st.st_rdev;
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	if (fault_blkdev(lower, &d->lower_dev, &d->lower_sectors, why, len))
+		return -1;
 	d->nfail = 0;
 	return 0;
 }
@@ -161,25 +347,25 @@ static int dev_up(struct dmdev *d, const char *name, const char *node, const cha
 		  const char *min_ratio, char *why, size_t len)
 {
 	char p[64];
+	dev_t dev;
 	int r;
 
 	if (dev_attach(d, name, lower, why, len))
 		return -1;
-	ioctl(dmctl, DM_DEV_REMOVE, dm_init(d, 0)); /* left over from an interrupted run */
-	if (ioctl(dmctl, DM_DEV_CREATE, dm_init(d, 0))) {
-		snprintf(why, len, "DM_DEV_CREATE: %s", strerror(errno));
+	ctl_call(DM_DEV_REMOVE, name, 0); /* left over from an interrupted run */
+	if ((r = ctl_call(DM_DEV_CREATE, name, 0))) {
+		say(why, len, r, "DM_DEV_CREATE");
 		return -1;
 	}
+	dev = (dev_t)ctlb.io.dev;
 	snprintf(d->node, sizeof(d->node), "%s", node);
 	unlink(node);
-	if (mknod(node, S_IFBLK | 0600, makedev(major(dmb.io.dev), minor(dmb.io.dev)))) {
+	if (mknod(node, S_IFBLK | 0600, dev)) {
 		snprintf(why, len, "mknod %s: %s", node, strerror(errno));
 		return -1;
 	}
-	if (dm_table(d)) {
-		snprintf(why, len, "dm table load: %s", strerror(errno));
+	if (dm_table(d, why, len))
 		return -1;
-	}
 	/*
 	 * Pages go out only at the model's writeback points. The flusher also
 	 * starts background writeback of a device over its share of the
@@ -191,8 +377,7 @@ static int dev_up(struct dmdev *d, const char *name, const char *node, const cha
 	 * (its bdi exists once the first table is loaded; the floors of all
 	 * devices must stay under 100).
 	 */
-	snprintf(p, sizeof(p), "/sys/class/bdi/%u:%u/min_ratio", major(dmb.io.dev),
-		 minor(dmb.io.dev));
+	snprintf(p, sizeof(p), "/sys/class/bdi/%u:%u/min_ratio", major(dev), minor(dev));
 	if ((r = fault_write_file(p, min_ratio))) {
 		snprintf(why, len, "%s: %s", p, strerror(-r));
 		return -1;
@@ -207,8 +392,10 @@ int fault_dm_up(const char *name, const char *node, const char *lower, char *why
 
 static void dev_down(struct dmdev *d)
 {
-	if (dmctl >= 0 && ioctl(dmctl, DM_DEV_REMOVE, dm_init(d, 0)) && errno != ENXIO)
-		fprintf(stderr, "DT I fault: DM_DEV_REMOVE %s: %s\n", d->name, strerror(errno));
+	int r = dmctl >= 0 ? ctl_call(DM_DEV_REMOVE, d->name, 0) : 0;
+
+	if (r && r != -ENXIO)
+		fprintf(stderr, "DT I fault: DM_DEV_REMOVE %s: %s\n", d->name, strerror(-r));
 	if (d->node[0])
 		unlink(d->node);
 }
@@ -244,7 +431,7 @@ int fault_dm_fail_fd(int fd, int sync_first)
 		fsdm.failseg[fsdm.nfail].len = (e->fe_length + 511) >> 9;
 		fsdm.nfail++;
 	}
-	return dm_table(&fsdm);
+	return dm_table(&fsdm, NULL, 0);
 }
 
 int fault_dm_nfail(void)
@@ -255,7 +442,7 @@ int fault_dm_nfail(void)
 int fault_dm_heal(void)
 {
 	fsdm.nfail = 0;
-	return dm_table(&fsdm);
+	return dm_table(&fsdm, NULL, 0);
 }
 
 /*
@@ -279,7 +466,7 @@ static int raw_ra_off(void)
 
 static int raw_table(void)
 {
-	int r = dm_table(&rawdm);
+	int r = dm_table(&rawdm, NULL, 0);
 
 	return r ? r : raw_ra_off();
 }
