@@ -8,7 +8,8 @@
 #                                         kmod/ (the injection module's source), guest.config,
 #                                         kconfig-check.sh, chart.gp, README.md, installed.sh
 #   share/liberrseq/vm/                   run.sh, mkinitramfs.sh, lib.sh, the kernel lines' .env
-#                                         files, guest/ (init and the guest programs' sources),
+#                                         files, guest/ (init, the guest programs' sources and
+#                                         lib/, their fault injector),
 #                                         config/base.config
 #   share/liberrseq/scripts/              lib.sh, deps.sh and the package lists vm/ asks for
 #
@@ -84,8 +85,10 @@ install(PROGRAMS ${_dt_top}/vm/run.sh ${_dt_top}/vm/mkinitramfs.sh
 install(FILES ${_dt_top}/vm/lib.sh ${_dt_top}/vm/kernel-line.sh ${_dt_vm_env}
   DESTINATION ${_dt_data}/vm COMPONENT difftest)
 file(GLOB _dt_vm_guest_c ${_dt_top}/vm/guest/*.c)
+file(GLOB _dt_vm_guest_lib ${_dt_top}/vm/guest/lib/*.[ch])
 install(PROGRAMS ${_dt_top}/vm/guest/init DESTINATION ${_dt_data}/vm/guest COMPONENT difftest)
 install(FILES ${_dt_vm_guest_c} DESTINATION ${_dt_data}/vm/guest COMPONENT difftest)
+install(FILES ${_dt_vm_guest_lib} DESTINATION ${_dt_data}/vm/guest/lib COMPONENT difftest)
 install(FILES ${_dt_top}/vm/config/base.config DESTINATION ${_dt_data}/vm/config
   COMPONENT difftest)
 # scripts/: what vm/ and difftest/ source and run (deps.sh vm: QEMU and the guest's userland)

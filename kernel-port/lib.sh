@@ -3,7 +3,9 @@
 KP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$KP_DIR/../scripts/lib.sh"
 . "$KP_DIR/../vm/kernel-line.sh"
-KP_PATCHES=${KP_PATCHES:-$KPORT_LINE_DIR/patches}
+# the line's series: LINE/patches (scripts/lib.sh, liberrseq_series_dir, the one default
+# vm/kernel-build.sh also builds); KP_PATCHES checks another
+KP_PATCHES=${KP_PATCHES:-$(liberrseq_series_dir "$KLINE")}
 KP_CACHE=$LIBERRSEQ_CACHE/kport/$KLINE
 mkdir -p "$KP_CACHE"
 

@@ -35,13 +35,14 @@ trap 'rm -rf "$work"' EXIT
 if [ -z "$out" ]; then out=$work/out; fi
 mkdir -p "$out"
 
-# the guest program: static, against difftest's fault.c, cached by its sources
-src=("$PT/guest/pgguest.c" "$LIBERRSEQ_ROOT/difftest/guest/fault.c" "$LIBERRSEQ_ROOT/difftest/guest/fault.h")
+# the guest program: static, with the guest programs' fault injector, cached by its sources
+flib=$LIBERRSEQ_ROOT/vm/guest/lib
+src=("$PT/guest/pgguest.c" "$flib/fault.c" "$flib/fault.h")
 bin=$LIBERRSEQ_CACHE/pgtest/bin/pgguest-$(cat "${src[@]}" | sha256sum | cut -c1-12)
 if [ ! -x "$bin" ]; then
 	mkdir -p "$(dirname "$bin")"
-	gcc -static -O2 -Wall -Wextra -Werror -I"$LIBERRSEQ_ROOT/difftest/guest" -o "$bin.tmp" \
-		"$PT/guest/pgguest.c" "$LIBERRSEQ_ROOT/difftest/guest/fault.c"
+	gcc -static -O2 -Wall -Wextra -Werror -I"$flib" -o "$bin.tmp" \
+		"$PT/guest/pgguest.c" "$flib/fault.c"
 	mv -f "$bin.tmp" "$bin"
 fi
 etc=$work/etc

@@ -4,6 +4,11 @@ LIBERRSEQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 : "${LIBERRSEQ_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/liberrseq}"
 export LIBERRSEQ_ROOT LIBERRSEQ_CACHE
 
+# The series the patched kernel of kernel line $1 is built with: a directory holding
+# `series` (the patches' names, in order), the patches, and optionally `kernel.config`.
+# vm/ builds whatever series directory it is given (VM_SERIES); this is the default.
+liberrseq_series_dir() { echo "$LIBERRSEQ_ROOT/kernel-port/$1/patches"; }
+
 die() { echo "error: $*" >&2; exit 1; }
 log() { echo "==> $*" >&2; }
 

@@ -1,21 +1,35 @@
 #!/usr/bin/env bash
 # Build a kernel of one line (LIBERRSEQ_KERNEL: 6.1, the default, or 6.12; vm/kernel.env) from
 # Debian's linux-source-LINE, out of tree, under $LIBERRSEQ_CACHE/vm/kernel-LINE.
-# usage: vm/kernel-build.sh [-q] FLAVOUR        FLAVOUR: stock | patched
+# usage: vm/kernel-build.sh [-q] [--series DIR] FLAVOUR        FLAVOUR: stock | patched
 #   stock:   the source as shipped by the package (the pristine tree)
-#   patched: the pristine tree plus kernel-port/LINE/patches/series, applied in order (patch -p1)
-# Config: make allnoconfig + vm/config/base.config (+ kernel-port/LINE/patches/kernel.config for
-# patched, if present) via scripts/kconfig/merge_config.sh, then olddefconfig; every fragment
-# line is verified. Also runs modules_prepare so out-of-tree modules build against the tree.
+#   patched: the pristine tree plus the series of DIR (--series, else VM_SERIES, else the
+#            project's series of the line: scripts/lib.sh, liberrseq_series_dir): DIR/series
+#            names the patches in DIR, applied in order (patch -p1)
+# Config: make allnoconfig + vm/config/base.config (+ DIR/kernel.config for patched, if
+# present) via scripts/kconfig/merge_config.sh, then olddefconfig; every fragment line is
+# verified. Also runs modules_prepare so out-of-tree modules build against the tree.
 # Prints the build directory and the bzImage path at the end (-q: only those two lines).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 quiet=0
-[ "${1:-}" = -q ] && { quiet=1; shift; }
-[ $# -eq 1 ] || die "usage: $0 [-q] stock|patched"
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-q) quiet=1; shift ;;
+	--series)
+		[ $# -ge 2 ] || die "--series needs a directory"
+		VM_SERIES=$(cd "$2" 2>/dev/null && pwd) || die "--series $2: no such directory"
+		shift 2
+		;;
+	-*) die "usage: $0 [-q] [--series DIR] stock|patched" ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 1 ] || die "usage: $0 [-q] [--series DIR] stock|patched"
 flavour=$1
 vm_check_flavour "$flavour"
+[ "$flavour" = stock ] || [ -d "$VM_SERIES" ] || die "the series directory $VM_SERIES does not exist (--series DIR, VM_SERIES)"
 
 "$LIBERRSEQ_ROOT/scripts/deps.sh" vm
 vm_check_source_version
@@ -46,22 +60,22 @@ if [ ! -f "$pristine/Makefile" ] || [ "$(cat "$VM_KERNEL_CACHE/stock/source.stam
 	echo "$src_stamp" >"$VM_KERNEL_CACHE/stock/source.stamp"
 fi
 
-# --- 2. The patched tree: pristine + series. Rebuilt only when the series or a patch changes;
-# rsync -c without -t rewrites only files whose content changed (with a fresh mtime), so make
-# and ccache stay incremental.
+# --- 2. The patched tree: pristine + series. Rebuilt only when the series or a patch changes
+# (their content, wherever the directory is); rsync -c without -t rewrites only files whose
+# content changed (with a fresh mtime), so make and ccache stay incremental.
 series_hash() {
-	local series=$PATCH_DIR/series p
+	local series=$VM_SERIES/series p
 	{
 		echo "$src_stamp"
 		[ -f "$series" ] && cat "$series"
 		for p in $(series_list); do
-			sha256sum "$PATCH_DIR/$p"
+			sha256sum <"$VM_SERIES/$p"
 		done
 	} | sha256sum | cut -d' ' -f1
 }
 series_list() {
-	[ -f "$PATCH_DIR/series" ] || return 0
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e 's/^[[:space:]]*//' "$PATCH_DIR/series" | sed '/^$/d' |
+	[ -f "$VM_SERIES/series" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e 's/^[[:space:]]*//' "$VM_SERIES/series" | sed '/^$/d' |
 		awk '{print $1}'
 }
 if [ "$flavour" = patched ]; then
@@ -75,12 +89,12 @@ if [ "$flavour" = patched ]; then
 		cp -al "$pristine" "$stage"
 		n=0
 		for p in $(series_list); do
-			[ -f "$PATCH_DIR/$p" ] || die "kernel-port/patches/series names $p, which does not exist"
+			[ -f "$VM_SERIES/$p" ] || die "$VM_SERIES/series names $p, which does not exist"
 			log "applying $p"
 			# GNU patch writes a new file and renames it, so it never writes through the
 			# hard links into the pristine tree.
 			if ! (cd "$stage" && patch -p1 -N -s --batch --fuzz=0 --no-backup-if-mismatch \
-				-r - <"$PATCH_DIR/$p"); then
+				-r - <"$VM_SERIES/$p"); then
 				rm -rf "$stage"
 				die "patch $p does not apply to $LINUX_SOURCE_PKG $VM_SOURCE_VERSION_INSTALLED"
 			fi
@@ -99,8 +113,8 @@ src=$(vm_src_dir "$flavour")
 build=$(vm_build_dir "$flavour")
 mkdir -p "$build"
 frags=("$VM_DIR/config/base.config")
-if [ "$flavour" = patched ] && [ -f "$PATCH_DIR/kernel.config" ]; then
-	frags+=("$PATCH_DIR/kernel.config")
+if [ "$flavour" = patched ] && [ -f "$VM_SERIES/kernel.config" ]; then
+	frags+=("$VM_SERIES/kernel.config")
 fi
 cfg_want=$( {
 	cat "$VM_KERNEL_CACHE/$flavour/source.stamp" "$VM_KERNEL_CACHE/$flavour/series.stamp" 2>/dev/null || true

@@ -1,7 +1,6 @@
 # Sourced by vm/lib.sh and kernel-port/lib.sh: which kernel line the scripts work on.
 # LIBERRSEQ_KERNEL (default: the first of KERNEL_LINES in vm/kernel.env) selects it; this sets
-# KLINE, the pin of its source (LINUX_SOURCE_PKG, LINUX_SOURCE_VERSION, LINUX_TARBALL) and
-# KPORT_LINE_DIR, the line's folder in kernel-port/ (patches/ holds its series).
+# KLINE and the pin of its source (LINUX_SOURCE_PKG, LINUX_SOURCE_VERSION, LINUX_TARBALL).
 # shellcheck shell=bash
 _kl_vm=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$_kl_vm/kernel.env"
@@ -12,5 +11,4 @@ case " $KERNEL_LINES " in
 esac
 export LIBERRSEQ_KERNEL=$KLINE
 . "$_kl_vm/kernel-$KLINE.env"
-KPORT_LINE_DIR=$(cd "$_kl_vm/.." && pwd)/kernel-port/$KLINE
 unset _kl_vm

@@ -10,7 +10,10 @@ VM_CACHE=$LIBERRSEQ_CACHE/vm
 # them; the two lines share the ccache directory.
 VM_KERNEL_CACHE=$VM_CACHE/kernel-$KLINE
 VM_FLAVOURS="stock patched"
-PATCH_DIR=$KPORT_LINE_DIR/patches
+# The patched flavour's series: the directory VM_SERIES names (kernel-build.sh --series sets
+# it), holding `series`, the patches it names and optionally `kernel.config`; by default the
+# project's series of the line (scripts/lib.sh, liberrseq_series_dir).
+VM_SERIES=${VM_SERIES:-$(liberrseq_series_dir "$KLINE")}
 
 vm_check_flavour() {
 	case "$1" in

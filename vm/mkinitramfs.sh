@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build the guest initramfs: Debian's busybox-static, dmsetup with its shared libraries and the
-# dynamic loader, vm/guest/init as /init, the vm/guest/*.c programs (static) in /usr/bin, and any
-# extra files other folders pass with --add.
+# dynamic loader, vm/guest/init as /init, the vm/guest/*.c programs (static, each linked with the
+# fault injector vm/guest/lib/fault.c) in /usr/bin, and any extra files other folders pass with
+# --add.
 #
 # usage: vm/mkinitramfs.sh -o OUT.cpio.gz [--add SRC:DST]...
 #   --add SRC:DST   copy SRC (file or directory, recursively) to DST inside the guest; a DST
@@ -29,18 +30,27 @@ done
 # (no kernel is built here: not Debian's kernel source packages)
 "$LIBERRSEQ_ROOT/scripts/deps.sh" --skip 'linux-source-*' vm
 
-# Guest programs: static, cached under $VM_CACHE/guest (rebuilt when the source is newer).
-guest_bin=$VM_CACHE/guest/bin
-mkdir -p "$guest_bin"
+# Guest programs: each vm/guest/*.c, static, linked with the guest programs' fault injector
+# (vm/guest/lib/), cached under $VM_CACHE/guest as NAME-HASH, HASH of its source, the
+# injector's and the compile options (checkouts sharing the cache each get their own).
+flib=$VM_DIR/guest/lib
+cflags=(-static -O2 -g -Wall -Wextra -Werror)
+mkdir -p "$VM_CACHE/guest"
+progs=()
 for c in "$VM_DIR"/guest/*.c; do
 	name=$(basename "$c" .c)
-	if [ ! -x "$guest_bin/$name" ] || [ "$c" -nt "$guest_bin/$name" ]; then
+	h=$( { echo "${cflags[*]}"; cat "$c" "$flib"/*.c "$flib"/*.h; } | sha256sum | cut -c1-16)
+	bin=$VM_CACHE/guest/$name-$h
+	if [ ! -x "$bin" ]; then
 		log "compiling guest program $name (static)"
-		tmp=$(mktemp "$guest_bin/.$name.XXXXXX")
-		gcc -static -O2 -g -Wall -Wextra -Werror -o "$tmp" "$c" || { rm -f "$tmp"; die "cannot compile $c"; }
-		mv -f "$tmp" "$guest_bin/$name"
+		tmp=$(mktemp "$VM_CACHE/guest/.$name.XXXXXX")
+		gcc "${cflags[@]}" -I"$flib" -o "$tmp" "$c" "$flib"/*.c || { rm -f "$tmp"; die "cannot compile $c"; }
+		mv -f "$tmp" "$bin"
 	fi
+	touch "$bin" # last used: programs unused for a day are deleted below
+	progs+=("$bin")
 done
+find "$VM_CACHE/guest" -maxdepth 1 -type f -name '*-*' -mtime +1 -delete
 
 # The base archive (busybox, dmsetup, /init, guest programs) is cached under a hash of its
 # inputs; the --add files go into a second archive appended to it (the kernel unpacks
@@ -49,7 +59,7 @@ bb=/bin/busybox
 file "$bb" 2>/dev/null | grep -q 'statically linked' || die "$bb is not the static busybox (busybox-static)"
 mapfile -t dm_files < <(echo /sbin/dmsetup; ldd /sbin/dmsetup | grep -o '/[^ ]*')
 key=$( {
-	sha256sum "$0" "$VM_DIR/guest/init" "$bb" "${dm_files[@]}" "$guest_bin"/*
+	sha256sum "$0" "$VM_DIR/guest/init" "$bb" "${dm_files[@]}" "${progs[@]}"
 } | sha256sum | cut -c1-16)
 base=$VM_CACHE/initramfs/base-$key.cpio.gz
 mkdir -p "$VM_CACHE/initramfs"
@@ -90,7 +100,10 @@ if [ ! -f "$base" ]; then
 	for f in "${dm_files[@]}"; do copy_in "$root" "$f" "$f"; done
 	copy_in "$root" "$VM_DIR/guest/init" /init
 	chmod 0755 "$root/init"
-	for b in "$guest_bin"/*; do copy_in "$root" "$b" "/usr/bin/$(basename "$b")"; done
+	for b in "${progs[@]}"; do
+		name=$(basename "$b")
+		copy_in "$root" "$b" "/usr/bin/${name%-*}"
+	done
 	mkcpio "$root" "$work/base.cpio.gz"
 	mv -f "$work/base.cpio.gz" "$base"
 	log "built base initramfs $base"

@@ -85,14 +85,14 @@
  *                                   after, stats drained through DRAIN
  *
  * TABLE is a device-mapper table, one target per ';'-separated entry:
- * "START LEN TYPE PARAMS" in 512-byte sectors, as dmsetup takes it.
+ * "START LEN TYPE PARAMS" in 512-byte sectors, as dmsetup takes it; the
+ * guest programs' fault injector loads it (vm/guest/lib/fault.c, linked in).
  * Every result line starts with "KPTEST " for the host to parse.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/btrfs.h>
-#include <linux/dm-ioctl.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <pthread.h>
@@ -107,6 +107,8 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "fault.h"
 
 static void die(const char *what)
 {
@@ -130,138 +132,37 @@ static const char *errname(int err)
 	}
 }
 
-/* ---- device-mapper through its ioctls (no libdevmapper in the guest) */
+/* ---- device-mapper: the guest programs' fault injector (vm/guest/lib/fault.c) */
 
-#define DM_BUF 16384
+static char why[512];
 
-static int dm_fd(void)
+static void die_why(void)
 {
-	static int fd = -1;
-
-	if (fd < 0) {
-		fd = open("/dev/mapper/control", O_RDWR);
-		if (fd < 0)
-			die("/dev/mapper/control");
-	}
-	return fd;
+	fprintf(stderr, "kptest: %s\n", why);
+	exit(2);
 }
 
-static struct dm_ioctl *dm_init_size(char *buf, size_t size, const char *name,
-				     uint32_t flags)
-{
-	struct dm_ioctl *io = (struct dm_ioctl *)buf;
-
-	memset(buf, 0, size);
-	io->version[0] = DM_VERSION_MAJOR;
-	io->version[1] = 0;
-	io->version[2] = 0;
-	io->data_size = size;
-	io->data_start = sizeof(*io);
-	io->flags = flags;
-	snprintf(io->name, sizeof(io->name), "%s", name);
-	return io;
-}
-
-static struct dm_ioctl *dm_init(char *buf, const char *name, uint32_t flags)
-{
-	return dm_init_size(buf, DM_BUF, name, flags);
-}
-
-static void dm_call(unsigned long req, struct dm_ioctl *io, const char *what)
-{
-	if (ioctl(dm_fd(), req, io) < 0)
-		die(what);
-}
-
-static void dm_load_table(const char *name, const char *table)
-{
-	char *copy = strdup(table), *save = NULL, *ent, *buf;
-	size_t size = DM_BUF + strlen(table), off;
-	const char *c;
-	struct dm_ioctl *io;
-	int n = 0;
-
-	/* every target adds a struct dm_target_spec and up to 8 bytes of padding */
-	for (c = table; *c; c++)
-		size += *c == ';' ? sizeof(struct dm_target_spec) + 8 : 0;
-	buf = malloc(size);
-	if (!buf || !copy)
-		die("malloc");
-	io = dm_init_size(buf, size, name, 0);
-	off = sizeof(*io);
-
-	for (ent = strtok_r(copy, ";\n", &save); ent;
-	     ent = strtok_r(NULL, ";\n", &save)) {
-		struct dm_target_spec *sp = (struct dm_target_spec *)(buf + off);
-		unsigned long long start, len;
-		char type[DM_MAX_TYPE_NAME];
-		int used = 0;
-		size_t plen;
-
-		while (*ent == ' ')
-			ent++;
-		if (!*ent)
-			continue;
-		if (sscanf(ent, "%llu %llu %15s %n", &start, &len, type, &used) < 3)
-			errno = EINVAL, die(ent);
-		sp->sector_start = start;
-		sp->length = len;
-		snprintf(sp->target_type, sizeof(sp->target_type), "%s", type);
-		plen = strlen(ent + used) + 1;
-		memcpy(buf + off + sizeof(*sp), ent + used, plen);
-		sp->next = (sizeof(*sp) + plen + 7) & ~(size_t)7;
-		off += sp->next;
-		if (off + 512 > size)
-			errno = E2BIG, die("table");
-		n++;
-	}
-	io->target_count = n;
-	dm_call(DM_TABLE_LOAD, io, "DM_TABLE_LOAD");
-	free(copy);
-	free(buf);
-}
-
-static void dm_resume(const char *name)
-{
-	char buf[DM_BUF];
-
-	dm_call(DM_DEV_SUSPEND, dm_init(buf, name, 0), "DM_DEV_SUSPEND(resume)");
-}
-
-static void dm_suspend(const char *name)
-{
-	char buf[DM_BUF];
-
-	/* No fs freeze (it would write back what the test wants to fail). */
-	dm_call(DM_DEV_SUSPEND,
-		dm_init(buf, name, DM_SUSPEND_FLAG | DM_SKIP_LOCKFS_FLAG |
-			DM_NOFLUSH_FLAG), "DM_DEV_SUSPEND");
-}
-
+/* Swap NAME's live table for TABLE (no fs freeze: it would write back what the test fails). */
 static void dm_swap(const char *name, const char *table)
 {
-	dm_suspend(name);
-	dm_load_table(name, table);
-	dm_resume(name);
+	if (fault_dev_load(name, table, why, sizeof(why)))
+		die_why();
 }
 
 static int cmd_dm_create(const char *name, const char *table)
 {
-	char buf[DM_BUF];
-	struct dm_ioctl *io = dm_init(buf, name, 0);
+	dev_t dev;
 
-	dm_call(DM_DEV_CREATE, io, "DM_DEV_CREATE");
-	printf("/dev/dm-%u\n", minor(io->dev));
-	dm_load_table(name, table);
-	dm_resume(name);
+	if (fault_dev_create(name, table, &dev, why, sizeof(why)))
+		die_why();
+	printf("/dev/dm-%u\n", minor(dev));
 	return 0;
 }
 
 static int cmd_dm_remove(const char *name)
 {
-	char buf[DM_BUF];
-
-	dm_call(DM_DEV_REMOVE, dm_init(buf, name, 0), "DM_DEV_REMOVE");
+	if (fault_dev_remove(name, why, sizeof(why)))
+		die_why();
 	return 0;
 }
 

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Run liberrseq/tests/errseq_vectors.h against a kernel lib/errseq.c compiled
- * in userspace over host-shim/ (a pristine 6.1 file or the patched one).
+ * in userspace over liberrseq's kernel shim (a pristine file or the patched
+ * one), whose WARN() counts into kernel_errseq_warnings:
  *
- *   cc -Ihost-shim -I../../liberrseq/tests vectors_check.c errseq.c
+ *   k=../../liberrseq/tests/kernel
+ *   cc -I$k/include -I$k -I../../liberrseq/tests vectors_check.c errseq.c $k/warn.c
  *
  * Exit status 0 when every row matches, 1 otherwise (each mismatch printed).
  */
 #include <stdio.h>
 #include <linux/errseq.h>
-
-unsigned long shim_warn_count;
+#include "kernel_errseq.h"
 
 enum { OP_SET, OP_SET_INVALID, OP_SAMPLE, OP_CHECK, OP_ADVANCE };
 
@@ -36,7 +37,7 @@ int main(void)
 	for (i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++) {
 		const struct vec *v = &vecs[i];
 		errseq_t w = v->word, since = (errseq_t)v->arg;
-		unsigned long warns = shim_warn_count;
+		unsigned long warns = kernel_errseq_warnings;
 		long long ret = 0;
 		int ok;
 
@@ -64,12 +65,12 @@ int main(void)
 			ok &= since == v->since_after;
 		else
 			ok &= v->since_after == 0;
-		ok &= (shim_warn_count - warns) == (v->op == OP_SET_INVALID);
+		ok &= (kernel_errseq_warnings - warns) == (v->op == OP_SET_INVALID);
 		if (!ok) {
 			bad++;
 			printf("FAIL %s: ret %lld (want %lld) word 0x%08x (want 0x%08x) since 0x%08x (want 0x%08x) warns %lu\n",
 			       v->name, ret, v->ret, w, v->word_after, since,
-			       v->since_after, shim_warn_count - warns);
+			       v->since_after, kernel_errseq_warnings - warns);
 		}
 	}
 	printf("%u vectors, %u failed\n", i, bad);

@@ -117,10 +117,12 @@ field() { # field LINE KEY -> value of KEY=value in LINE
 	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
 
+flib=$LIBERRSEQ_ROOT/vm/guest/lib # the guest programs' fault injector, linked into kptest
 extra_add=()   # more vm/run.sh --add arguments for guest_run
 extra_disk=()  # more vm/run.sh --disk arguments for guest_run (/dev/vdb, ...)
 guest_run() { # guest_run TEST... : boot with the disk and the guest programs, run the tests
-	cc -static -O2 -Wall -Wextra -Werror -pthread -o "$work/kptest" "$KP_DIR/tests/kptest.c"
+	cc -static -O2 -Wall -Wextra -Werror -pthread -I"$flib" -o "$work/kptest" \
+		"$KP_DIR/tests/kptest.c" "$flib/fault.c"
 	python3 "$KP_DIR/tests/mkimages.py" "$work/img" >/dev/null
 	cp "$KP_DIR/tests/guest-tests.sh" "$work/img/layout.env" "$work/"
 	set +e

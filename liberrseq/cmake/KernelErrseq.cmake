@@ -3,7 +3,10 @@
 # tarball at build time (never committed) and compiled unchanged under the
 # shims of tests/kernel/include, once over a u32 as in the kernel and once
 # over a u64 to compare with errseq64_t. The functions are renamed
-# (kernel_errseq_set, kernel_errseq_set64, ...: tests/kernel/kernel_errseq.h).
+# (kernel_errseq_set, kernel_errseq_set64, ...: tests/kernel/kernel_errseq.h,
+# forced into each build so that the shim's renamed prototypes are checked
+# against it). kernel-port's vectors check compiles the same file, pristine
+# and patched, over the same shims (kernel-port/tests/vectors-host.sh).
 #
 # Same compiler, same compile options, PIC and visibility as the library, so
 # that bench/ compares like with like. Defined whenever the tarball exists,
@@ -51,6 +54,8 @@ foreach(_w 32 64)
   add_library(errseq_kernel${_w} STATIC EXCLUDE_FROM_ALL ${_kdir}/lib/errseq.c)
   target_include_directories(errseq_kernel${_w} BEFORE PRIVATE
     ${_kshim}/include ${_kshim})
+  target_compile_options(errseq_kernel${_w} PRIVATE
+    "SHELL:-include ${_kshim}/kernel_errseq.h")
   target_compile_definitions(errseq_kernel${_w} PRIVATE ${_defs}
     errseq_set=kernel_errseq_set${_sfx}
     errseq_sample=kernel_errseq_sample${_sfx}

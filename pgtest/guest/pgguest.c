@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pgguest: the fault steps of pgtest's fsyncgate run, inside the QEMU guest,
- * through difftest's guest/fault.c (the same dm table and eviction as
- * difftest's "fail" and "evict" ops).
+ * through the guest programs' fault injector, vm/guest/lib/fault.c (the same
+ * dm table and eviction as difftest's "fail" and "evict" ops).
  *
  * usage: pgguest up LOWER NODE        dm device "pgtest", linear over LOWER, at NODE
  *        pgguest fail LOWER FILE...   "error" over the FILEs' extents; dirty pages stay

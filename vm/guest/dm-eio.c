@@ -7,7 +7,8 @@
  * target, overwrites the file in the page cache and fsyncs again: that fsync must fail
  * with EIO. Later fsync calls (same fd, a new fd) are printed, not checked, since they
  * differ between file systems (ext4 aborts its journal).
- * Uses the dm ioctls directly (no libdevmapper, no udev).
+ * The dm device and its tables come from the guest programs' fault injector
+ * (lib/fault.c: dm ioctls, no libdevmapper, no udev).
  *
  * usage: dm-eio DEV FSTYPE        e.g. dm-eio /dev/vda ext4
  * Exit 0 when the fsync after the error reported EIO, 1 otherwise.
@@ -15,29 +16,23 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/dm-ioctl.h>
-#include <linux/fs.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+
+#include "fault.h"
 
 #define DM_NAME "liberrseq-eio"
 #define DM_NODE "/dev/liberrseq-eio"
 #define MNT "/mnt/dm-eio"
 #define FILE_SIZE (256 << 10)
 
-static int ctl = -1;
-static union {
-	struct dm_ioctl io;
-	char raw[16384];
-} dm;
 static char buf[FILE_SIZE];
+static char why[512];
 
 static void die(const char *what)
 {
@@ -45,40 +40,28 @@ static void die(const char *what)
 	exit(1);
 }
 
-static struct dm_ioctl *dm_init(unsigned int flags)
+static void die_why(void)
 {
-	memset(&dm, 0, sizeof(dm));
-	dm.io.version[0] = DM_VERSION_MAJOR;
-	dm.io.data_size = sizeof(dm);
-	dm.io.data_start = sizeof(struct dm_ioctl);
-	dm.io.flags = flags;
-	strncpy(dm.io.name, DM_NAME, sizeof(dm.io.name) - 1);
-	return &dm.io;
+	printf("dm-eio: %s\n", why);
+	exit(1);
 }
 
-static void dm_cmd(unsigned long cmd, const char *what)
+/* Make a one-target table over the whole device live (create the device first if NEW). */
+static void dm_table(int new, unsigned long long sectors, const char *target, const char *params)
 {
-	if (ioctl(ctl, cmd, &dm.io))
-		die(what);
-}
+	char table[128];
+	dev_t dm;
 
-/* Load a one-target table and make it live (resume swaps it in, suspending first). */
-static void dm_table(const char *target, uint64_t sectors, const char *params)
-{
-	struct dm_ioctl *io = dm_init(0);
-	struct dm_target_spec *t = (void *)(dm.raw + io->data_start);
-	char *p = (char *)(t + 1);
-
-	io->target_count = 1;
-	t->sector_start = 0;
-	t->length = sectors;
-	strncpy(t->target_type, target, sizeof(t->target_type) - 1);
-	strcpy(p, params);
-	t->next = 0;
-	dm_cmd(DM_TABLE_LOAD, "DM_TABLE_LOAD");
-	dm_init(0);
-	dm_cmd(DM_DEV_SUSPEND, "DM_DEV_SUSPEND (resume)");
-	printf("dm-eio: table now: 0 %llu %s %s\n", (unsigned long long)sectors, target, params);
+	snprintf(table, sizeof(table), "0 %llu %s %s", sectors, target, params);
+	if (new ? fault_dev_create(DM_NAME, table, &dm, why, sizeof(why)) :
+		  fault_dev_load(DM_NAME, table, why, sizeof(why)))
+		die_why();
+	if (new) {
+		unlink(DM_NODE);
+		if (mknod(DM_NODE, S_IFBLK | 0600, dm))
+			die("mknod " DM_NODE);
+	}
+	printf("dm-eio: table now: %s\n", table);
 }
 
 static const char *result(int ret)
@@ -93,10 +76,10 @@ static const char *result(int ret)
 
 int main(int argc, char **argv)
 {
+	unsigned long long sectors;
 	const char *dev, *fs;
 	char params[64];
-	uint64_t bytes;
-	struct stat st;
+	dev_t lower;
 	int fd, fd2, ret, err;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -107,21 +90,10 @@ int main(int argc, char **argv)
 	dev = argv[1];
 	fs = argv[2];
 
-	fd = open(dev, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st) || ioctl(fd, BLKGETSIZE64, &bytes))
-		die(dev);
-	close(fd);
-	ctl = open("/dev/mapper/control", O_RDWR);
-	if (ctl < 0)
-		die("/dev/mapper/control");
-
-	dm_init(0);
-	dm_cmd(DM_DEV_CREATE, "DM_DEV_CREATE");
-	unlink(DM_NODE);
-	if (mknod(DM_NODE, S_IFBLK | 0600, makedev(major(dm.io.dev), minor(dm.io.dev))))
-		die("mknod " DM_NODE);
-	snprintf(params, sizeof(params), "%u:%u 0", major(st.st_rdev), minor(st.st_rdev));
-	dm_table("linear", bytes >> 9, params);
+	if (fault_blkdev(dev, &lower, &sectors, why, sizeof(why)))
+		die_why();
+	snprintf(params, sizeof(params), "%u:%u 0", major(lower), minor(lower));
+	dm_table(1, sectors, "linear", params);
 
 	mkdir("/mnt", 0755);
 	mkdir(MNT, 0755);
@@ -137,7 +109,7 @@ int main(int argc, char **argv)
 		die("fsync before the error");
 	printf("dm-eio: %s: write+fsync on a healthy device: ok\n", fs);
 
-	dm_table("error", bytes >> 9, "");
+	dm_table(0, sectors, "error", "");
 
 	memset(buf, 'b', sizeof(buf));
 	if (pwrite(fd, buf, sizeof(buf), 0) != sizeof(buf))

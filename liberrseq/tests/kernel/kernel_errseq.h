@@ -3,7 +3,8 @@
  * The kernel's own lib/errseq.c (Linux 6.1), built in userspace under the
  * shims of include/linux/, with its functions renamed so that it links
  * beside liberrseq (../../cmake/KernelErrseq.cmake). kernel_errseq_*64 is
- * the same file over a u64 word. Used by the differential test and bench/.
+ * the same file over a u64 word. Used by the differential test and bench/;
+ * kernel-port's vectors check reads only the WARN() counter.
  */
 #ifndef KERNEL_ERRSEQ_H
 #define KERNEL_ERRSEQ_H
@@ -19,6 +20,6 @@ uint64_t kernel_errseq_sample64(uint64_t *eseq);
 int kernel_errseq_check64(uint64_t *eseq, uint64_t since);
 int kernel_errseq_check_and_advance64(uint64_t *eseq, uint64_t *since);
 
-/* How many times WARN() fired (an invalid err), both widths together. */
+/* How many times WARN() fired (an invalid err), both widths together (warn.c). */
 extern unsigned long kernel_errseq_warnings;
 #endif

@@ -2,7 +2,8 @@
 /*
  * The out-of-line half of the shim's WARN() (include/linux/bug.h): count
  * instead of printing. The differential test compares the count with
- * errseq_invalid_count().
+ * errseq_invalid_count(); kernel-port's vectors check (vectors_check.c)
+ * requires one WARN per invalid-errno vector.
  */
 #include <linux/bug.h>
 #include "kernel_errseq.h"
