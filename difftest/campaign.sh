@@ -13,7 +13,7 @@
 #                       md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once,falloc_cursor,mount_forgets,remount_since (no-X clears); default: the
 #                       flavour's own (the stock flavour is also held to "patched",
 #                       to show its documented deviations). Plus linux=LINE: the kernel
-#                       line whose facts the model follows (6.1, 6.12; difftest/README.md,
+#                       line whose facts the model follows (6.1, 6.12; difftest/doc/kernels.md,
 #                       "Kernel lines", says how a line's facts are added): the vm/ line
 #                       for --kernels; for --kernel, --kbuild's kernel.release unless C
 #                       names one (--contract stock,linux=6.12). A version the model has
@@ -30,7 +30,7 @@
 #   --shrink-max N      shrink at most N divergent scripts per kernel/fs/contract and
 #                       attribution class (default: 2; all divergences are counted in the table)
 #   --no-scenarios      random scripts only
-#   --script FILE...    your own scripts (difftest/README.md, "Script format"; the files up
+#   --script FILE...    your own scripts (difftest/doc/scripts.md, "Script format"; the files up
 #                       to the next option) instead of the scenarios and random ones, on
 #                       every --fs mode, all on multi-threaded guests (par ops race there).
 #                       They are checked first: a bad one stops the campaign with

@@ -6,7 +6,8 @@
 #   libexec/liberrseq/dtguest             the static guest program
 #   share/liberrseq/difftest/             campaign.sh, lib.sh, scenarios/, guest/run-batches.sh,
 #                                         kmod/ (the injection module's source), guest.config,
-#                                         kconfig-check.sh, chart.gp, README.md, installed.sh
+#                                         kconfig-check.sh, chart.gp, README.md and doc/ (the
+#                                         reference pages), installed.sh
 #   share/liberrseq/vm/                   run.sh, mkinitramfs.sh, lib.sh, the kernel lines' .env
 #                                         files, guest/ (init, the guest programs' sources and
 #                                         lib/, their fault injector),
@@ -71,6 +72,8 @@ install(FILES ${_dt_src}/lib.sh ${_dt_src}/guest.config ${_dt_src}/chart.gp ${_d
   DESTINATION ${_dt_data}/difftest COMPONENT difftest)
 install(DIRECTORY ${_dt_src}/scenarios/ DESTINATION ${_dt_data}/difftest/scenarios
   COMPONENT difftest FILES_MATCHING PATTERN "*.dt")
+install(DIRECTORY ${_dt_src}/doc/ DESTINATION ${_dt_data}/difftest/doc
+  COMPONENT difftest FILES_MATCHING PATTERN "*.md")
 install(PROGRAMS ${_dt_src}/guest/run-batches.sh DESTINATION ${_dt_data}/difftest/guest
   COMPONENT difftest)
 install(PROGRAMS ${_dt_src}/kmod/build.sh DESTINATION ${_dt_data}/difftest/kmod

@@ -12,7 +12,7 @@
  *   1. its code in enum dt_opcode (script.h) and its descriptor in ops.c;
  *   2. its model rule, named in model/step.c's table;
  *   3. its guest handler, named in dtguest.c's table;
- *   4. its line in difftest/README.md ("Script format"), a scenario, a test.
+ *   4. its line in difftest/doc/scripts.md ("Script format"), a scenario, a test.
  * test_model.c checks that every op has a model rule; dtguest --check, that
  * every op has a handler.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * difftest operation scripts: the text format shared by the host model and the
- * guest program. One operation a line; see difftest/README.md for the grammar.
+ * guest program. One operation a line; see difftest/doc/scripts.md for the grammar.
  *
  *   script NAME              starts a script (optional for a one-script file)
  *   open dN fM [creat] [trunc] [rdonly] [sync] [dsync] [direct]

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The contract a kernel is held to: one switch per intended difference between
- * stock Linux and the patched series (difftest/README.md, "Contracts"), the
+ * stock Linux and the patched series (difftest/doc/contracts.md), the
  * kernel line it is, and the deliberate mistakes the checker-bites tests plant.
  */
 #define _GNU_SOURCE

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The model's rules for the harness's error injection (README: "Two kinds of
- * error injection"): the errseq_inject module's mapping_set_error() on a
+ * The model's rules for the harness's error injection (difftest/doc/model.md, "Two
+ * kinds of error injection"): the errseq_inject module's mapping_set_error() on a
  * file's or the block device's mapping ("error data", "error meta"), and the
  * dm error target over a file's extents or the raw device ("fail", "heal").
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What differs between the kernel lines the model follows: each a named fact,
- * with the source it comes from (difftest/README.md, "Kernel lines").
+ * with the source it comes from (difftest/doc/kernels.md, "Kernel lines").
  */
 #include <stdlib.h>
 #include <string.h>

@@ -99,7 +99,7 @@ struct dt_contract {
 	enum dt_bug bug;
 	/* Not a switch but a fact about the kernel under test: its line (contract token
 	 * linux=6.1, the default, or linux=6.12). Where 6.12 really behaves differently
-	 * from 6.1, the model follows the line (difftest/README.md, "Kernel lines"). */
+	 * from 6.1, the model follows the line (difftest/doc/kernels.md, "Kernel lines"). */
 	enum dt_line line;
 };
 

@@ -2,7 +2,7 @@
 /*
  * "par" lines: two ops at once in two threads. The outcomes the model allows
  * are the two serial orders plus the races the kernel really has
- * (difftest/README.md, "The model", par).
+ * (difftest/doc/model.md, "The model", par).
  */
 #include <stdio.h>
 #include <string.h>

@@ -149,7 +149,7 @@ kernel-line)
 	keep l612
 	! cmp -s "$t/l61" "$t/l612" || fail "6.1 and 6.12 predict alike: the case shows nothing"
 	run 0 predict -c stock,linux=6.18 -f ext2 "$f"
-	has err "^difftest: warning: no facts for kernel line '6\\.18'; using the nearest line the model knows, 6\\.12 \\(known: 6\\.1, 6\\.12; difftest/README\\.md, \"Kernel lines\", says how to add a line\\)$"
+	has err "^difftest: warning: no facts for kernel line '6\\.18'; using the nearest line the model knows, 6\\.12 \\(known: 6\\.1, 6\\.12; difftest/doc/kernels\\.md, \"Kernel lines\", says how to add a line\\)$"
 	keep l618
 	same l612 l618
 	run 0 predict -c stock,linux=5.10 -f ext2 "$f"

@@ -2,7 +2,7 @@
 # Build the 6.1 series as it was before the kernel-port review's fixes (kernel-port's patches
 # at 3d8a175^, when they lived in kernel-port/patches: the kernel patched-0014 of
 # recordings/README.md) into a cache of its own, and print the campaign command that holds
-# it to the patched contract (difftest/README.md, "Results";
+# it to the patched contract (difftest/results/pre-review-series.txt;
 # recordings/6.1/*/defects-patched-0014 hold that run's results).
 # usage: difftest/tests/patched-0014-kernel.sh [CACHE]   (default ~/.cache/liberrseq-prereview)
 set -euo pipefail

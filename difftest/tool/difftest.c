@@ -151,7 +151,7 @@ static void set_contract(const char *s)
 			if (r > 0)
 				fprintf(stderr,
 					"difftest: warning: no facts for kernel line '%s'; using the "
-					"nearest line the model knows, %s (known: %s; difftest/README.md, "
+					"nearest line the model knows, %s (known: %s; difftest/doc/kernels.md, "
 					"\"Kernel lines\", says how to add a line)\n",
 					tok + 6, dt_line_name(line), names(N_LINE, b, sizeof(b)));
 		} else if (!strncmp(tok, "bug=", 4)) {
@@ -947,7 +947,7 @@ static void print_usage(FILE *f)
 		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].summary);
 	fprintf(f, "\n");
 	print_values(f);
-	fprintf(f, "\nThe script format: difftest/README.md.\n");
+	fprintf(f, "\nThe script format: difftest/doc/scripts.md.\n");
 }
 
 static void print_help(const struct cmd *c)

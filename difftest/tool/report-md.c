@@ -297,7 +297,7 @@ void rp_markdown(FILE *f, const struct campaign *c, const struct group *g, int n
 	}
 	patched_switches(sw, sizeof(sw));
 	fprintf(f, "Contract `stock`: Linux %s as released. Contract `patched`: %s (see "
-		"difftest/README.md). Divergent scripts are attributed to the smallest set of "
+		"difftest/doc/contracts.md). Divergent scripts are attributed to the smallest set of "
 		"contract switches that, turned off, makes the kernel agree (the first such set "
 		"in the order above).\n", line, sw);
 
@@ -309,7 +309,7 @@ void rp_markdown(FILE *f, const struct campaign *c, const struct group *g, int n
 		if (!cf->ncut)
 			continue;
 		if (!ncut++)
-			fprintf(f, "\nCut short by a per-line rule (difftest/README.md, \"Kernel "
+			fprintf(f, "\nCut short by a per-line rule (difftest/doc/kernels.md, \"Kernel "
 				"lines\"); the ops after the cut were not compared:\n\n");
 		fprintf(f, "- %s", cf->name);
 		if (c->merged)
