@@ -171,7 +171,7 @@ t_syncfsmd() {
 	fs_down "$fs"
 }
 
-# Item 7 of issue 14: an eviction that bypasses the LRU. Setting FS_DAX_FL on an ext4 file
+# The review's eviction items, 1: an eviction that bypasses the LRU. Setting FS_DAX_FL on an ext4 file
 # (no dax= option) marks the inode I_DONTCACHE, so the last close evicts it at once.
 t_dontcache() {
 	fs=$1
@@ -187,7 +187,7 @@ t_dontcache() {
 	fs_down "$fs"
 }
 
-# Item 6 of issue 14: N files whose writeback failed, nobody has seen the errors; then
+# The review's eviction items, 2: N files whose writeback failed, nobody has seen the errors; then
 # drop_caches (timed, slabs_scanned), then open + fsync of each: how many errors survive.
 # MEM: run the setup in a memory cgroup with that memory.max. MAX: fs.wb_err_evicted_max
 # for the run (the record's bound; "absent" if the kernel has no such sysctl).
@@ -532,7 +532,7 @@ t_dir() {
 	fs_down "$fs"
 }
 
-# Issue 31, item 6: the memory of 0004's record of evicted inodes' errors, measured.
+# The memory of 0004's record of evicted inodes' errors, measured.
 # recmem_run FS LABEL N GOOD ISLAB: FS is mounted on /mnt/kp over dm device kp-FS (table
 # GOOD); /mnt/kp/LABEL gets (or has) N files, each left with an unseen writeback error
 # (many-setup); their inode numbers (ino-stats: spread, smallest gap, the xarray nodes they

@@ -343,7 +343,7 @@ static int cmd_syncfs_race(const char *name, const char *path,
 	return 0;
 }
 
-/* ---- the kernel-port review cases (issue 14) */
+/* ---- the kernel-port review cases */
 
 /* "KPTEST TAG k0=v0 k1=v1 ...": each value an errno, 0 for success */
 static void report(const char *tag, const char *const *keys, const int *errs,
@@ -496,7 +496,7 @@ static int cmd_syncfs(const char *path)
 	return 0;
 }
 
-/* ---- many files whose writeback failed, eviction (issue 14, items 6, 7) */
+/* ---- many files whose writeback failed, eviction (the review's eviction items) */
 
 #define MANY_BYTES 1024		/* one block of the 1 KiB-block image */
 

@@ -61,7 +61,7 @@ FILESYSTEMS = [
                             "-E", "lazy_itable_init=0,lazy_journal_init=0"]),
 ]
 
-# Two runs of 100000 files of one 1 KiB block fit (issue 14's eviction measurement: 1e5
+# Two runs of 100000 files of one 1 KiB block fit (the eviction measurement: 1e5
 # files, plain and in a memory cgroup, one boot), and the bound run
 MANY_SECT = 320 * 1024 * 1024 // 512
 MANY_MKFS = ["mkfs.ext4", "-q", "-F", "-b", "1024", "-N", "210000",

@@ -16,7 +16,7 @@
 #           descriptor; stock: what it does is recorded (0: the error is lost)
 #   syncfs  two threads syncfs() one descriptor after each of many writeback errors.
 #           patched: exactly one of the two gets each error; stock: recorded
-#   review  the cases kernel-port review found (issue 14), one boot; patched: the
+#   review  the cases kernel-port review found, one boot; patched: the
 #           contract (below), stock: recorded. premount: an error left on the block
 #           device before an ext2 mount is not reported through it; ind: an ext2
 #           indirect block that fails to write is reported once per descriptor;
@@ -24,7 +24,7 @@
 #           fatmd: vfat/exfat metadata write failures once per descriptor; sbwrite:
 #           syncfs reports ext2's failed superblock write at mount; syncfsmd: two
 #           threads syncfs() one descriptor after each failed inode write, one report
-#   evictrec issue 14's eviction items, one boot. dontcache: an ext4 inode evicted at its last
+#   evictrec the review's eviction items, one boot. dontcache: an ext4 inode evicted at its last
 #           close (I_DONTCACHE, bypassing the LRU) after its writeback failed; reopen + fsync.
 #           many: N one-block files whose writeback failed, drop_caches, reopen + fsync each
 #           (plain; with fs.wb_err_evicted_max=1000 and 3000 files; memcg: the setup in a
@@ -64,7 +64,7 @@
 #           fsck -fn of the image on the host. patched: every later change 0, the
 #           descriptor's fsync EIO then 0, the filesystem remounted read-only as ext2_error()
 #           does on stock, fsck's verdict no worse than stock's
-#   recmem  the memory of 0004's record (issue 31, item 6), ext4 on a disk of its own:
+#   recmem  the memory of 0004's record, measured, ext4 on a disk of its own:
 #           KPORT_RECMEM_N files (default 4096) with unseen writeback errors, evicted by
 #           drop_caches inside a memory cgroup of their own, which the record's nodes are
 #           charged to (XA_FLAGS_ACCOUNT); dense (consecutive inode numbers) and sparse
@@ -347,7 +347,7 @@ review)
 	done
 	;;
 evictrec)
-	# Issue 14, items 6 and 7. KPORT_MANY_N files (default 20000), plain and again with the
+	# The review's eviction items. KPORT_MANY_N files (default 20000), plain and again with the
 	# setup inside a memory cgroup of memory.max KPORT_MANY_MEM (default 16M, "none": no
 	# such run; memory.high is 7/8 of it, see guest-tests.sh), where memcg reclaim evicts
 	# the inodes while their errors are unseen.
@@ -535,7 +535,7 @@ dirsync | dirflag | dirplain)
 	fi
 	;;
 recmem)
-	# Issue 31, item 6. The sparse files are made on the host (mkfs -d, about 20 s for
+	# The memory of 0004's record. The sparse files are made on the host (mkfs -d, about 20 s for
 	# 4096): the guest would need 64 N creates. The xfs disk is 8 TiB, sparse (about 73 MB
 	# on the host): 1024 AGs of 8 GiB, so an AG's inode numbers span 2^24 (1 KiB blocks,
 	# two 512-byte inodes a block) and the last AGs' numbers need 34 bits.
