@@ -276,7 +276,7 @@ syncfs)
 	done
 	;;
 races)
-	# kernel-port/tests/race: the kprobe module and its driver (README "Races on a real kernel")
+	# kernel-port/tests/race: the kprobe module and its driver (README.md, kport-vm-races-*)
 	ko=$("$LIBERRSEQ_ROOT/vm/kmod-build.sh" "$flavour" "$KP_DIR/tests/race" "$work/race" | grep '\.ko$')
 	cc -static -O2 -Wall -Wextra -Werror -pthread -o "$work/racetest" "$KP_DIR/tests/race/racetest.c"
 	extra_add=(--add "$ko:/kp/" --add "$work/racetest:/kp/")
