@@ -9,7 +9,7 @@ DT=$1 case_=$2 version=${3:-}
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 scn=$here/../scenarios
-cmds="check predict gen batch compare shrink report help"
+cmds="check predict gen batch compare judge shrink report help"
 what=difftest
 target() { "$DT" "$@"; }
 . "$here/../../scripts/tests/cmdcheck.sh"
@@ -102,11 +102,15 @@ long-options)
 	has err "^difftest gen: -p \\(--prefix\\) 'a b': want 1 to 24 letters, digits, -_\\.:\$"
 	run 2 gen -p abcdefghijklmnopqrstuvwxy
 	has err "want 1 to 24 letters"
+	run 2 judge --line 5.4 "$scn/meta.dt" "$scn/meta.dt"
+	has err "^difftest judge: -l \\(--line\\) '5.4': want 6.1 or 6.12\$"
+	run 2 judge "$scn/meta.dt"
+	has err "^difftest judge: wants BATCH and RESULTS, got 1 operand"
 	;;
 unknown-command)
 	for a in frobnicate "help frobnicate"; do
 		run 2 $a
-		has err "^difftest: unknown command 'frobnicate' \\(commands: check, predict, gen, batch, compare, shrink, report, help\\)$"
+		has err "^difftest: unknown command 'frobnicate' \\(commands: check, predict, gen, batch, compare, judge, shrink, report, help\\)$"
 		empty out
 	done
 	;;

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge.h"
 #include "model.h"
 #include "ops.h"
 #include "report.h"
@@ -210,6 +211,8 @@ static const struct option all_opts[] = {
 	{"json", required_argument, NULL, 'j'},
 	{"chart", required_argument, NULL, 'g'},
 	{"merge", required_argument, NULL, 'M'},
+	{"need-trace", no_argument, NULL, 'T'},
+	{"line", required_argument, NULL, 'l'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -227,7 +230,9 @@ static const char *tsv, *divfile;
 static struct report_opts report_opts;
 static int round = 1;
 static unsigned long long seed = 1;
-static int seed_given, gen_real;
+static int seed_given, gen_real, need_trace;
+static const char *judge_line = "6.1";
+static int contract_given;
 static long nscripts = 10, gen_ops = 30;
 static const char *prefix = "random";
 
@@ -262,7 +267,7 @@ static int parse_opts(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, optstr, lo, NULL)) != -1) {
 		switch (c) {
-		case 'c': set_contract(optarg); break;
+		case 'c': set_contract(optarg); contract_given = 1; break;
 		case 'f': set_fs(optarg); break;
 		case 'k': kernel = optarg; break;
 		case 't': tsv = optarg; break;
@@ -277,6 +282,12 @@ static int parse_opts(int argc, char **argv)
 		case 'j': report_opts.json = optarg; break;
 		case 'g': report_opts.chart = optarg; break;
 		case 'M': report_opts.merge = optarg; break;
+		case 'T': need_trace = 1; break;
+		case 'l':
+			if (strcmp(optarg, "6.1") && strcmp(optarg, "6.12"))
+				usage_error("-l (--line) '%s': want 6.1 or 6.12", optarg);
+			judge_line = optarg;
+			break;
 		case ':':
 			usage_error("option -%c (--%s) needs a value", optopt, long_name(optopt));
 		default:
@@ -669,6 +680,69 @@ static int cmd_compare(int argc, char **argv)
 	return st;
 }
 
+/* ---- judge ---- */
+
+static int cmd_judge(int argc, char **argv)
+{
+	struct dt_judge_opts jo = {0};
+	struct dt_batch b;
+	struct dt_results r;
+	int i, bad = 0, unjudged = 0, known = 0;
+	long ops = 0;
+	char cs[320];
+
+	i = parse_opts(argc, argv);
+	dt_contract_format(&contract, cs, sizeof(cs));
+	if (argc - i != 2)
+		usage_error("wants BATCH and RESULTS, got %d operand(s)", argc - i);
+	if (load(argv[i], &b))
+		return 2;
+	if (load_results(argv[i + 1], &b, &r))
+		return 2;
+	jo.no_writeback = fs == FS_TMPFS;
+	jo.need_trace = need_trace;
+	/* what the filesystems do, stock and patched alike (difftest/doc/judge.md) */
+	jo.stops = (fs == FS_EXT4_ORDERED || fs == FS_EXT4_JOURNAL) && !strcmp(judge_line, "6.12");
+	jo.evict_forgets = fs == FS_VFAT || fs == FS_EXFAT;
+	for (int k = 0; k < b.nscripts; k++) {
+		const struct dt_script *s = &b.scripts[k];
+		const struct dt_sresult *o = dt_results_get(&r, k);
+		struct dt_judge_result res;
+		struct dt_divergence div;
+		char why[96];
+
+		dt_judge(s, o, &jo, stdout, &res);
+		ops += res.judged;
+		if (res.unjudged) {
+			unjudged++;
+			printf("UNJUDGED %s: %s\n", s->name, res.why);
+		}
+		if (!res.violations)
+			continue;
+		bad++;
+		if (!contract_given)
+			continue;
+		/* a known deviation: CONTRACT's model expects otherwise by the first
+		 * violation, and switches of it, turned off, accept what the kernel did */
+		if (dt_model_run(&contract, fs, s, o, NULL, &div) && div.op >= 0 &&
+		    div.op <= res.first_op && attribute(s, o, why, sizeof(why)) < DT_NSWITCHES + 1) {
+			known++;
+			printf("KNOWN %s [%s]\n", s->name, why);
+		} else {
+			printf("UNEXPLAINED %s: no switch of the contract accounts for op %d\n",
+			       s->name, res.first_op);
+		}
+	}
+	printf("judged %d script(s) on %s, %s: %d breaking the contract", b.nscripts - unjudged,
+	       kernel, dt_fs_name(fs), bad);
+	if (contract_given)
+		printf(" (%d of them known deviations of %s)", known, cs);
+	printf(", %d not judged, %ld ops judged\n", unjudged, ops);
+	dt_results_free(&r);
+	dt_batch_free(&b);
+	return bad > known ? 1 : unjudged ? 3 : 0;
+}
+
 /* ---- shrink ---- */
 
 /* Remove ops [from, from+n) and whatever then breaks the descriptor rules. */
@@ -886,6 +960,33 @@ static const struct cmd cmds[] = {
 	 "                            divergent op, to DIVFILE\n"
 	 "Exit status: 0 no divergence, 1 divergences, 2 usage or parse error, 3 the\n"
 	 "guest did not run some scripts.\n", "cfktd"},
+	{"judge", cmd_judge, "[-f FS] [-l LINE] [-k KERNEL] [-T] [-c CONTRACT] BATCH RESULTS",
+	 "the guest's results against the contract, not the model",
+	 "Hold RESULTS, the guest's DT lines for the scripts of BATCH, to the user-level\n"
+	 "contract of writeback-error reporting (difftest/doc/judge.md): every error is\n"
+	 "reported once to each open file description that was open when it happened (or\n"
+	 "opened while no sync call had reported it), by fsync and the calls like it, and\n"
+	 "once to each by syncfs; never twice; never one that did not happen. It reads only\n"
+	 "the script, the results and the errors injected or recorded (the trace's \"set\"\n"
+	 "events), never the model. A line per op that breaks it (JUDGE NAME op I (line L):\n"
+	 "OP: lost|repeat|invented: what), per script it cannot judge (UNJUDGED), then a\n"
+	 "summary.\n"
+	 "  -f, --fs FS               the filesystem mode the guest ran (below)\n"
+	 "  -l, --line LINE           the kernel line, 6.1 (default) or 6.12: 6.12's ext4\n"
+	 "                            stops at a failed metadata write\n"
+	 "  -k, --kernel KERNEL       the kernel's name in the summary (default kernel)\n"
+	 "  -T, --need-trace          the kernel has the filemap tracepoints: a block\n"
+	 "                            without trace events is not judged\n"
+	 "  -c, --contract CONTRACT   the kernel's known deviations (a stock kernel's): a\n"
+	 "                            script that breaks the contract is KNOWN when this\n"
+	 "                            contract's model expected otherwise by its first\n"
+	 "                            violation and some of its switches, turned off,\n"
+	 "                            accept what the kernel did (named); else UNEXPLAINED.\n"
+	 "                            Never for the kernel under test: its violations are\n"
+	 "                            findings, whatever a model says\n"
+	 "Exit status: 0 every script keeps the contract (with -c: or breaks it only as\n"
+	 "known), 1 one breaks it, 2 usage or parse error, 3 some could not be judged.\n",
+	 "fklTc"},
 	{"shrink", cmd_shrink, "[-c CONTRACT] [-f FS] [-r ROUND] DIVBATCH [RESULTS]",
 	 "smaller scripts that still diverge",
 	 "Without RESULTS: print the candidate reductions of each script of DIVBATCH\n"

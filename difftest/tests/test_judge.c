@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the contract checker (difftest judge, judge/judge.c), with Check. Each
+ * rule has a script and the results a kernel keeping the contract prints, then the
+ * same results with one result planted wrong: the checker must name the op and the
+ * kind of the violation.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge.h"
+#include "results.h"
+#include "script.h"
+
+static const struct dt_judge_opts plain;
+
+/* Judge script text @dt (one script, named t) against the guest lines @log. */
+static struct dt_judge_result judge_o(const char *dt, const char *log,
+				      const struct dt_judge_opts *o)
+{
+	struct dt_judge_result res;
+	struct dt_results r;
+	struct dt_batch b;
+	char err[512];
+	FILE *f;
+
+	ck_assert_msg(dt_parse(dt, "t.dt", &b, err, sizeof(err)) == 0, "parse: %s", err);
+	f = fmemopen((void *)log, strlen(log), "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(dt_results_read(f, "t.log", &b, &r, err, sizeof(err)) == 0, "log: %s", err);
+	fclose(f);
+	dt_judge(&b.scripts[0], dt_results_get(&r, 0), o, stderr, &res);
+	dt_results_free(&r);
+	dt_batch_free(&b);
+	return res;
+}
+
+static struct dt_judge_result judge(const char *dt, const char *log)
+{
+	return judge_o(dt, log, &plain);
+}
+
+static void clean(struct dt_judge_result r)
+{
+	ck_assert_msg(!r.unjudged, "not judged: %s", r.why);
+	ck_assert_int_eq(r.violations, 0);
+}
+
+static void breaks(struct dt_judge_result r, int op, enum dt_judge_kind k)
+{
+	ck_assert_msg(!r.unjudged, "not judged: %s", r.why);
+	ck_assert_int_ge(r.violations, 1);
+	ck_assert_int_eq(r.first_op, op);
+	ck_assert_str_eq(dt_judge_kind_name(r.first_kind), dt_judge_kind_name(k));
+}
+
+#define TWO_FDS "script t\nopen d0 f0 creat\nopen d1 f0\nwrite d0\nerror data f0 EIO\n"
+#define TWO_FDS_LOG "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 4096 0\nDT R 3 0 0\n"
+
+/* Every description open at the error: each fsync once, then 0. */
+START_TEST(t_once_each)
+{
+	const char *dt = TWO_FDS "fsync d0\nfsync d0\nfsync d1\nfsync d1\nend\n";
+
+	clean(judge(dt, TWO_FDS_LOG "DT R 4 -1 EIO\nDT R 5 0 0\nDT R 6 -1 EIO\nDT R 7 0 0\n"
+			"DT E t\n"));
+	/* d1 never told: lost */
+	breaks(judge(dt, TWO_FDS_LOG "DT R 4 -1 EIO\nDT R 5 0 0\nDT R 6 0 0\nDT R 7 0 0\n"
+			 "DT E t\n"), 6, DT_JUDGE_LOST);
+	/* d0 told twice */
+	breaks(judge(dt, TWO_FDS_LOG "DT R 4 -1 EIO\nDT R 5 -1 EIO\nDT R 6 -1 EIO\nDT R 7 0 0\n"
+			 "DT E t\n"), 5, DT_JUDGE_REPEAT);
+}
+END_TEST
+
+START_TEST(t_invented)
+{
+	const char *dt = "script t\nopen d0 f0 creat\nwrite d0\nfsync d0\nsyncfs d0\nend\n";
+	const char *head = "DT S t trace\nDT R 0 0 0\nDT R 1 4096 0\n";
+	char log[256];
+
+	snprintf(log, sizeof(log), "%sDT R 2 0 0\nDT R 3 0 0\nDT E t\n", head);
+	clean(judge(dt, log));
+	snprintf(log, sizeof(log), "%sDT R 2 -1 EIO\nDT R 3 0 0\nDT E t\n", head);
+	breaks(judge(dt, log), 2, DT_JUDGE_INVENTED);
+	snprintf(log, sizeof(log), "%sDT R 2 0 0\nDT R 3 -1 ENOSPC\nDT E t\n", head);
+	breaks(judge(dt, log), 3, DT_JUDGE_INVENTED);
+	/* an error of its own (a bad descriptor) is not a report */
+	snprintf(log, sizeof(log), "%sDT R 2 -1 EBADF\nDT R 3 0 0\nDT E t\n", head);
+	clean(judge(dt, log));
+}
+END_TEST
+
+/* Opened while nobody had been told: owed, after an eviction too; after a report: not. */
+START_TEST(t_later_opener)
+{
+	const char *dt = "script t\nopen d0 f0 creat\nwrite d0\nclose d0\nerror data f0 EIO\n"
+			 "evict\nopen d1 f0\nfsync d1\nopen d2 f0\nfsync d2\nend\n";
+	const char *head = "DT S t trace\nDT R 0 0 0\nDT R 1 4096 0\nDT R 2 0 0\nDT R 3 0 0\n"
+			   "DT R 4 0 0\nDT R 5 0 0\n";
+	struct dt_judge_opts fat = {.evict_forgets = 1};
+	char log[512];
+
+	snprintf(log, sizeof(log), "%sDT R 6 -1 EIO\nDT R 7 0 0\nDT R 8 0 0\nDT E t\n", head);
+	clean(judge(dt, log));
+	/* the stock kernel: the eviction took it */
+	snprintf(log, sizeof(log), "%sDT R 6 0 0\nDT R 7 0 0\nDT R 8 0 0\nDT E t\n", head);
+	breaks(judge(dt, log), 6, DT_JUDGE_LOST);
+	/* vfat, exfat: no identity to keep it by; told or not, once */
+	clean(judge_o(dt, log, &fat));
+	snprintf(log, sizeof(log), "%sDT R 6 -1 EIO\nDT R 7 0 0\nDT R 8 0 0\nDT E t\n", head);
+	clean(judge_o(dt, log, &fat));
+	/* d2 opened after d1 was told */
+	snprintf(log, sizeof(log), "%sDT R 6 -1 EIO\nDT R 7 0 0\nDT R 8 -1 EIO\nDT E t\n", head);
+	breaks(judge(dt, log), 8, DT_JUDGE_REPEAT);
+}
+END_TEST
+
+/* syncfs: every error of the filesystem, once to each description, its own cursor. */
+START_TEST(t_syncfs)
+{
+	const char *dt = "script t\nopen d0 f0 creat\nopen d1 f1 creat\nerror data f0 EIO\n"
+			 "fsync d0\nsyncfs d1\nsyncfs d0\nsyncfs d0\nend\n";
+	const char *head = "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 0 0\nDT R 3 -1 EIO\n";
+	char log[512];
+
+	snprintf(log, sizeof(log), "%sDT R 4 -1 EIO\nDT R 5 -1 EIO\nDT R 6 0 0\nDT E t\n", head);
+	clean(judge(dt, log));
+	snprintf(log, sizeof(log), "%sDT R 4 0 0\nDT R 5 -1 EIO\nDT R 6 0 0\nDT E t\n", head);
+	breaks(judge(dt, log), 4, DT_JUDGE_LOST);
+	snprintf(log, sizeof(log), "%sDT R 4 -1 EIO\nDT R 5 -1 EIO\nDT R 6 -1 EIO\nDT E t\n", head);
+	breaks(judge(dt, log), 6, DT_JUDGE_REPEAT);
+}
+END_TEST
+
+/* dup: one open file description, told once */
+START_TEST(t_dup)
+{
+	const char *dt = "script t\nopen d0 f0 creat\ndup d0 d1\nerror data f0 EIO\nfsync d1\n"
+			 "fsync d0\nend\n";
+	const char *head = "DT S t trace\nDT R 0 0 0\nDT R 1 1 0\nDT R 2 0 0\nDT R 3 -1 EIO\n";
+	char log[256];
+
+	snprintf(log, sizeof(log), "%sDT R 4 0 0\nDT E t\n", head);
+	clean(judge(dt, log));
+	snprintf(log, sizeof(log), "%sDT R 4 -1 EIO\nDT E t\n", head);
+	breaks(judge(dt, log), 4, DT_JUDGE_REPEAT);
+}
+END_TEST
+
+/* An op that reports an error it did not cause does not take fsync's report. */
+START_TEST(t_not_a_sync_call)
+{
+	const char *dt = "script t\nopen d0 f0 creat\nwrite d0 16384\nerror data f0 EIO\n"
+			 "fallocate d0 PUNCH|KEEP 8192 4096\nfdatasync d0\nend\n";
+	const char *head = "DT S t trace\nDT R 0 0 0\nDT R 1 16384 0\nDT R 2 0 0\nDT R 3 -1 EIO\n";
+	char log[256];
+
+	snprintf(log, sizeof(log), "%sDT R 4 -1 EIO\nDT E t\n", head);
+	clean(judge(dt, log));
+	snprintf(log, sizeof(log), "%sDT R 4 0 0\nDT E t\n", head);
+	breaks(judge(dt, log), 4, DT_JUDGE_LOST);
+}
+END_TEST
+
+/* An O_SYNC write is a sync call (one of at least a byte) */
+START_TEST(t_osync)
+{
+	const char *dt = "script t\nopen d0 f0 creat sync\nerror data f0 EIO\nwrite d0 0\n"
+			 "write d0\nfsync d0\nend\n";
+	const char *head = "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 0 0\n";
+	char log[256];
+
+	snprintf(log, sizeof(log), "%sDT R 3 -1 EIO\nDT R 4 0 0\nDT E t\n", head);
+	clean(judge(dt, log));
+	snprintf(log, sizeof(log), "%sDT R 3 4096 0\nDT R 4 0 0\nDT E t\n", head);
+	breaks(judge(dt, log), 3, DT_JUDGE_LOST);
+}
+END_TEST
+
+/* Two syncfs of one description at once: one tells, whichever; not both, not neither */
+START_TEST(t_par)
+{
+	const char *dt = "script t\nopen d0 f0 creat\nerror meta EIO\npar syncfs d0 ; syncfs d0\n"
+			 "end\n";
+	const char *head = "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT T 1 set bdev 0x0\n";
+	char log[256];
+
+	snprintf(log, sizeof(log), "%sDT R 2 0 0\nDT R 2.1 -1 EIO\nDT E t\n", head);
+	clean(judge(dt, log));
+	snprintf(log, sizeof(log), "%sDT R 2 -1 EIO\nDT R 2.1 0 0\nDT E t\n", head);
+	clean(judge(dt, log));
+	snprintf(log, sizeof(log), "%sDT R 2 -1 EIO\nDT R 2.1 -1 EIO\nDT E t\n", head);
+	breaks(judge(dt, log), 2, DT_JUDGE_REPEAT);
+	snprintf(log, sizeof(log), "%sDT R 2 0 0\nDT R 2.1 0 0\nDT E t\n", head);
+	breaks(judge(dt, log), 2, DT_JUDGE_LOST);
+}
+END_TEST
+
+/* An error injected at once with a syncfs: before it or after, both kept */
+START_TEST(t_par_error)
+{
+	const char *dt = "script t\nopen d0 f0 creat\npar error meta EIO ; syncfs d0\nsyncfs d0\n"
+			 "end\n";
+	const char *head = "DT S t trace\nDT R 0 0 0\nDT T 1 set bdev 0x0\n";
+	char log[256];
+
+	snprintf(log, sizeof(log), "%sDT R 1 0 0\nDT R 1.1 0 0\nDT R 2 -1 EIO\nDT E t\n", head);
+	clean(judge(dt, log));
+	snprintf(log, sizeof(log), "%sDT R 1 0 0\nDT R 1.1 -1 EIO\nDT R 2 0 0\nDT E t\n", head);
+	clean(judge(dt, log));
+	snprintf(log, sizeof(log), "%sDT R 1 0 0\nDT R 1.1 0 0\nDT R 2 0 0\nDT E t\n", head);
+	breaks(judge(dt, log), 2, DT_JUDGE_LOST);
+}
+END_TEST
+
+/* Real failures are known from the trace's set events; without them, not judged */
+START_TEST(t_real)
+{
+	const char *dt = "script t\nopen d0 f0 creat\nwrite d0\nfail d0\nwrite d0\nfsync d0\n"
+			 "fsync d0\nend\n";
+	const char *head = "DT R 0 0 0\nDT R 1 4096 0\nDT R 2 0 0\nDT R 3 4096 0\n";
+	struct dt_judge_result r;
+	char log[512];
+
+	snprintf(log, sizeof(log), "DT S t trace\n%sDT R 4 -1 EIO\nDT T 4 set f0 0x0\n"
+		 "DT R 5 0 0\nDT E t\n", head);
+	clean(judge(dt, log));
+	snprintf(log, sizeof(log), "DT S t trace\n%sDT R 4 0 0\nDT T 4 set f0 0x0\n"
+		 "DT R 5 0 0\nDT E t\n", head);
+	breaks(judge(dt, log), 4, DT_JUDGE_LOST);
+	snprintf(log, sizeof(log), "DT S t\n%sDT R 4 -1 EIO\nDT R 5 0 0\nDT E t\n", head);
+	r = judge(dt, log);
+	ck_assert_int_eq(r.unjudged, 1);
+	ck_assert_ptr_nonnull(strstr(r.why, "no trace events"));
+}
+END_TEST
+
+/* An error from before a mount is never reported after it */
+START_TEST(t_cycle)
+{
+	const char *dt = "script t\nopen d0 f0 creat\nwrite d0\nclose d0\nerror data f0 EIO\n"
+			 "cycle\nopen d1 f0\nfsync d1\nend\n";
+	const char *head = "DT S t trace\nDT R 0 0 0\nDT R 1 4096 0\nDT R 2 0 0\nDT R 3 0 0\n"
+			   "DT R 4 0 0\nDT R 5 0 0\n";
+	char log[256];
+
+	snprintf(log, sizeof(log), "%sDT R 6 0 0\nDT E t\n", head);
+	clean(judge(dt, log));
+	snprintf(log, sizeof(log), "%sDT R 6 -1 EIO\nDT E t\n", head);
+	breaks(judge(dt, log), 6, DT_JUDGE_INVENTED);
+}
+END_TEST
+
+/* Metadata errors: syncfs must tell each description; fsync may, once; a directory's
+ * fsync (a description of its own each time) only while nobody has been told */
+START_TEST(t_meta)
+{
+	const char *dt = "script t\nerror meta EIO\nfsyncdir\nfsyncdir\nend\n";
+	const char *dt2 = "script t\nopen d0 f0 creat\nerror meta EIO\nfsync d0\nfsync d0\n"
+			  "syncfs d0\nend\n";
+
+	clean(judge(dt, "DT S t trace\nDT R 0 0 0\nDT R 1 -1 EIO\nDT R 2 0 0\nDT E t\n"));
+	clean(judge(dt, "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 0 0\nDT E t\n"));
+	breaks(judge(dt, "DT S t trace\nDT R 0 0 0\nDT R 1 -1 EIO\nDT R 2 -1 EIO\nDT E t\n"), 2,
+	       DT_JUDGE_REPEAT);
+	clean(judge(dt2, "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 -1 EIO\nDT R 3 0 0\n"
+			 "DT R 4 -1 EIO\nDT E t\n"));
+	clean(judge(dt2, "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 0 0\nDT R 3 0 0\n"
+			 "DT R 4 -1 EIO\nDT E t\n"));
+	breaks(judge(dt2, "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 -1 EIO\nDT R 3 -1 EIO\n"
+			  "DT R 4 -1 EIO\nDT E t\n"), 3, DT_JUDGE_REPEAT);
+	breaks(judge(dt2, "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 -1 EIO\nDT R 3 0 0\n"
+			  "DT R 4 0 0\nDT E t\n"), 4, DT_JUDGE_LOST);
+}
+END_TEST
+
+/* A filesystem that stops at a metadata error (6.12's ext4) fails every sync call */
+START_TEST(t_stops)
+{
+	const char *dt = "script t\nopen d0 f0 creat\nerror meta EIO\nfsync d0\nfsync d0\nend\n";
+	const char *log = "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 -1 EROFS\n"
+			  "DT R 3 -1 EIO\nDT E t\n";
+	struct dt_judge_opts stops = {.stops = 1};
+
+	clean(judge_o(dt, log, &stops));
+	breaks(judge(dt, log), 3, DT_JUDGE_REPEAT);
+}
+END_TEST
+
+/* No writeback (tmpfs): fsync has nothing to fail; syncfs still tells */
+START_TEST(t_no_writeback)
+{
+	const char *dt = "script t\nopen d0 f0 creat\nerror data f0 EIO\nfsync d0\nsyncfs d0\nend\n";
+	struct dt_judge_opts tmpfs = {.no_writeback = 1};
+
+	clean(judge_o(dt, "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 0 0\nDT R 3 -1 EIO\n"
+			  "DT E t\n", &tmpfs));
+	breaks(judge_o(dt, "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 0 0\nDT R 3 0 0\n"
+			   "DT E t\n", &tmpfs), 3, DT_JUDGE_LOST);
+}
+END_TEST
+
+/* An injection that failed (no block device: ENOTBLK, 15) made no error */
+START_TEST(t_failed_injection)
+{
+	const char *dt = "script t\nopen d0 f0 creat\nerror meta EIO\nsyncfs d0\nend\n";
+
+	clean(judge(dt, "DT S t trace\nDT R 0 0 0\nDT R 1 -1 15\nDT R 2 0 0\nDT E t\n"));
+	breaks(judge(dt, "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 0 0\nDT E t\n"), 2,
+	       DT_JUDGE_LOST);
+}
+END_TEST
+
+/* Names: the error stays with the inode through rename; a new file of the name is new */
+START_TEST(t_names)
+{
+	const char *dt = "script t\nopen d0 f0 creat\nwrite d0\nclose d0\nerror data f0 EIO\n"
+			 "rename f0 f1\nopen d1 f1\nfsync d1\nopen d2 f0 creat\nfsync d2\nend\n";
+	const char *head = "DT S t trace\nDT R 0 0 0\nDT R 1 4096 0\nDT R 2 0 0\nDT R 3 0 0\n"
+			   "DT R 4 0 0\nDT R 5 0 0\n";
+	char log[256];
+
+	snprintf(log, sizeof(log), "%sDT R 6 -1 EIO\nDT R 7 0 0\nDT R 8 0 0\nDT E t\n", head);
+	clean(judge(dt, log));
+	snprintf(log, sizeof(log), "%sDT R 6 0 0\nDT R 7 0 0\nDT R 8 0 0\nDT E t\n", head);
+	breaks(judge(dt, log), 6, DT_JUDGE_LOST);
+	snprintf(log, sizeof(log), "%sDT R 6 -1 EIO\nDT R 7 0 0\nDT R 8 -1 EIO\nDT E t\n", head);
+	breaks(judge(dt, log), 8, DT_JUDGE_INVENTED);
+}
+END_TEST
+
+/* What cannot be judged is said, not passed */
+START_TEST(t_unjudged)
+{
+	const char *dt = "script t\nopen d0 f0 creat\nfsync d0\nend\n";
+	struct dt_judge_opts need = {.need_trace = 1};
+	struct dt_judge_result r;
+
+	r = judge(dt, "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\n");
+	ck_assert_int_eq(r.unjudged, 1);
+	r = judge(dt, "DT S t trace\nDT R 0 0 0\nDT E t\n");
+	ck_assert_int_eq(r.unjudged, 1);
+	r = judge_o(dt, "DT S t\nDT R 0 0 0\nDT R 1 0 0\nDT E t\n", &need);
+	ck_assert_int_eq(r.unjudged, 1);
+	r = judge(dt, "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT T 1 lost 3\nDT E t\n");
+	ck_assert_int_eq(r.unjudged, 1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("judge");
+	TCase *tc = tcase_create("contract");
+	SRunner *sr;
+	int nf;
+
+	tcase_add_test(tc, t_once_each);
+	tcase_add_test(tc, t_invented);
+	tcase_add_test(tc, t_later_opener);
+	tcase_add_test(tc, t_syncfs);
+	tcase_add_test(tc, t_dup);
+	tcase_add_test(tc, t_not_a_sync_call);
+	tcase_add_test(tc, t_osync);
+	tcase_add_test(tc, t_par);
+	tcase_add_test(tc, t_par_error);
+	tcase_add_test(tc, t_real);
+	tcase_add_test(tc, t_cycle);
+	tcase_add_test(tc, t_meta);
+	tcase_add_test(tc, t_stops);
+	tcase_add_test(tc, t_no_writeback);
+	tcase_add_test(tc, t_failed_injection);
+	tcase_add_test(tc, t_names);
+	tcase_add_test(tc, t_unjudged);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}
