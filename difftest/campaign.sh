@@ -171,7 +171,7 @@ json=${report%.md}.json
 cases_dir=$DT_DIR/cases
 [ -z "$DT_INSTALLED" ] || cases_dir=$out/cases
 mkdir -p "$out"
-rm -f "$out"/rows.tsv "$out"/div-* "$out"/compare-* "$out"/cases-*.dt "$out"/campaign.info "$out"/speed.tsv "$out"/wall.tsv "$json"
+rm -f "$out"/rows.tsv "$out"/div-* "$out"/compare-* "$out"/judge-* "$out"/cases-*.dt "$out"/campaign.info "$out"/speed.tsv "$out"/wall.tsv "$json"
 t_start=$(date +%s)
 progress() { printf '[difftest %4ss] %s\n' $(($(date +%s) - t_start)) "$*" >&2; }
 
@@ -510,6 +510,8 @@ for k in "${klist[@]}"; do
 	pairs=()
 	for fs in "${fss[@]}"; do pairs+=("$fs:$out/batch-$fs.dt"); done
 	guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k" "$split" "${pairs[@]}" || { status=1; continue; }
+	# the contract itself, whatever the model says (difftest judge)
+	dt_contract_check "$DT" "$out" "$k" "$KLINE" "${fss[@]}" || status=1
 
 	for c in "${contracts[@]}"; do
 		cfull=$c

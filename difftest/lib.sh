@@ -172,6 +172,31 @@ dt_boot() {
 # 1 when the guest did not run every script, or OWN is 1 (the kernel's own
 # contract) and the kernel did not keep it (with BUG: showed no divergence);
 # dies when compare fails.
+# dt_contract_check DT OUT K LINE FS...: difftest judge (the contract itself, doc/judge.md)
+# on kernel K's results of each FS, into OUT/judge-K-FS.txt. The stock kernel is judged
+# with the patched contract's switches as its known deviations (-c); a violation of
+# any other kernel, or a script it cannot judge, fails (status 1). Stock's UNEXPLAINED
+# violations are reported, not failed: the model cannot attribute them (doc/judge.md).
+dt_contract_check() {
+	local dt=$1 out=$2 k=$3 line=$4 st=0 fs rc f args
+	shift 4
+	for fs in "$@"; do
+		f=$out/judge-$k-$fs.txt
+		args=(-f "$fs" -k "$k")
+		[ "$k" = custom ] || args+=(-l "$line" -T)
+		[ "$k" = stock ] && args+=(-c "patched,linux=$line")
+		rc=0
+		"$dt" judge "${args[@]}" "$out/batch-$fs.dt" "$out/res-$k-$fs.log" >"$f" || rc=$?
+		[ $rc -le 1 ] || [ $rc -eq 3 ] || die "judge failed: $f"
+		progress "$k, $fs, the contract itself: $(tail -n 1 "$f" | sed 's/^judged //')"
+		if [ "$k" != stock ] && [ $rc -ne 0 ]; then
+			st=1
+			grep -m3 -E '^(JUDGE|UNJUDGED) ' "$f" | while read -r l; do progress "  $l"; done
+		fi
+	done
+	return $st
+}
+
 dt_judge() {
 	local dt=$1 out=$2 k=$3 c=$4 cfull=$5 own=$6 bug=$7 ctag=${4//,/+} st=0 fs rc cmpout div=0
 	shift 7
