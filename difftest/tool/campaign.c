@@ -431,13 +431,15 @@ static int speed_read(struct campaign *c, const char *dir, int wall)
 	return r;
 }
 
-/* "DIVERGE NAME [WHY]: WHAT", "MISSING NAME: WHAT", "INCOMPLETE NAME: WHAT" */
+/* "DIVERGE NAME [WHY]: WHAT", "MISSING NAME: WHAT", "INCOMPLETE NAME: WHAT",
+ * "NOTRACE NAME: WHAT" */
 static int div_parse(char *l, struct divline *d)
 {
 	static const struct {
 		const char *word, *kind;
 	} kinds[] = {
 		{"DIVERGE ", "divergent"}, {"MISSING ", "missing"}, {"INCOMPLETE ", "incomplete"},
+		{"NOTRACE ", "no trace"},
 	};
 	char *name, *end;
 

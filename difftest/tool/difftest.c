@@ -574,6 +574,15 @@ static void compare_one(const struct dt_script *s, const struct dt_sresult *o, s
 		return;
 	}
 	t->notrace += !o->trace;
+	if (!o->trace && need_trace) {
+		/* the kernel has the tracepoints: a block without them was not run
+		 * as asked, and its results alone are not the comparison */
+		t->missing++;
+		printf("NOTRACE %s: no trace events (the kernel has the tracepoints: -T)\n", s->name);
+		c->divscripts++;
+		t->divergent++;
+		return;
+	}
 	nd = dt_model_run(&contract, fs, s, o, NULL, &div);
 	if (nd && div.incomplete) {
 		/* a cut log: not the kernel's divergence */
@@ -666,7 +675,8 @@ static int cmd_compare(int argc, char **argv)
 	printf("compared %d script(s) on %s, %s, contract %s: %d divergent%s", b.nscripts, kernel,
 	       dt_fs_name(fs), cs, t.divergent, t.missing ? " (some missing)" : "");
 	if (t.notrace)
-		printf(", %d without trace events (results compared only)", t.notrace);
+		printf(", %d without trace events (%s)", t.notrace,
+		       need_trace ? "not compared: -T" : "results compared only");
 	if (t.setup_fail)
 		printf(", %d SETUP FAILURES (guest could not run them)", t.setup_fail);
 	if (t.cut)
@@ -946,7 +956,7 @@ static const struct cmd cmds[] = {
 	 "named after the file. Two scripts of one name are an error, naming both.\n"
 	 "Exit status: 0 ok, 2 a FILE does not parse (FILE:LINE: what) or a name repeats;\n"
 	 "nothing is printed on stdout then.\n", ""},
-	{"compare", cmd_compare, "[-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] BATCH RESULTS",
+	{"compare", cmd_compare, "[-c CONTRACT] [-f FS] [-k KERNEL] [-t TSV] [-d DIVFILE] [-T] BATCH RESULTS",
 	 "the guest's results against the model",
 	 "Compare RESULTS, the guest's DT lines for the scripts of BATCH, with the model:\n"
 	 "a line per divergent script (DIVERGE, with the contract switches that explain\n"
@@ -958,8 +968,11 @@ static const struct cmd cmds[] = {
 	 "  -t, --tsv TSV             append a row per scenario class to TSV\n"
 	 "  -d, --divergent DIVFILE   write each divergent script, up to its first\n"
 	 "                            divergent op, to DIVFILE\n"
+	 "  -T, --need-trace          the kernel has the filemap tracepoints: a block\n"
+	 "                            without trace events is not compared (NOTRACE),\n"
+	 "                            and counts as not run\n"
 	 "Exit status: 0 no divergence, 1 divergences, 2 usage or parse error, 3 the\n"
-	 "guest did not run some scripts.\n", "cfktd"},
+	 "guest did not run some scripts.\n", "cfktdT"},
 	{"judge", cmd_judge, "[-f FS] [-l LINE] [-k KERNEL] [-T] [-c CONTRACT] BATCH RESULTS",
 	 "the guest's results against the contract, not the model",
 	 "Hold RESULTS, the guest's DT lines for the scripts of BATCH, to the user-level\n"
