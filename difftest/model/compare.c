@@ -97,45 +97,82 @@ int m_trace_equal_par(int one_file, const struct dt_opres *pred, const struct dt
 }
 
 /* What the script's "fail" lines fail: WB_FAILED_FILE (a file's extents),
- * WB_FAILED_RAW (the raw device), or 0: none */
-static int fail_kinds(const struct dt_script *s)
+ * WB_FAILED_RAW (the raw device), or 0: none; @files: bit K for each file fK whose
+ * extents a "fail" fails (the trace labels an inode after the name it was opened
+ * through first) */
+static int fail_kinds(const struct dt_script *s, unsigned *files)
 {
-	unsigned char raw[DT_MAX_FDS] = {0};
+	signed char lab[DT_MAX_FDS];
 	int kinds = 0;
 
+	memset(lab, -1, sizeof(lab));
+	*files = 0;
 	for (int i = 0; i < s->nops; i++) {
 		const struct dt_op *op = &s->ops[i];
 
 		if (op->code == OP_OPEN)
-			raw[op->fd] = op->file == DT_FILE_RAW;
+			lab[op->fd] = (signed char)op->file;
 		else if (op->code == OP_DUP)
-			raw[op->fd2] = raw[op->fd];
-		else if (op->code == OP_FAIL)
-			kinds |= raw[op->fd] ? WB_FAILED_RAW : WB_FAILED_FILE;
+			lab[op->fd2] = lab[op->fd];
+		else if (op->code == OP_FAIL && lab[op->fd] == DT_FILE_RAW)
+			kinds |= WB_FAILED_RAW;
+		else if (op->code == OP_FAIL && lab[op->fd] >= 0 && lab[op->fd] < DT_MAX_FILES) {
+			kinds |= WB_FAILED_FILE;
+			*files |= 1u << lab[op->fd];
+		}
 	}
 	return kinds;
 }
 
+/* The files whose pages op @op writes back (bit K: fK; @lab: each descriptor's file):
+ * a sync of one descriptor, its file; a par line, either op's; the others that write
+ * back (sync, syncfs, evict, fail...), every file. */
+static unsigned wb_files(const struct dt_op *op, const signed char *lab)
+{
+	switch (op->code) {
+	case OP_FSYNC:
+	case OP_FDATASYNC:
+	case OP_SFR:
+	case OP_MSYNC:
+		return op->fd >= 0 && lab[op->fd] >= 0 && lab[op->fd] < DT_MAX_FILES ?
+			       1u << lab[op->fd] : 0;
+	case OP_CHILD:
+		return wb_files(&op->sub[0], lab);
+	case OP_PAR:
+		return (m_writes_back(&op->sub[0]) ? wb_files(&op->sub[0], lab) : 0) |
+		       (m_writes_back(&op->sub[1]) ? wb_files(&op->sub[1], lab) : 0);
+	default:
+		return ~0u;
+	}
+}
+
 /*
  * The observed trace of op @op, without the set events of real writeback
- * failures, which are not compared (see m_writeback()): on files ("set fN")
- * when the script fails a file's extents, on the raw device ("set raw") when
- * it fails that (@real: fail_kinds()), in ops that write back (m_writes_back()),
- * or in which the model wrote back a page over a failed extent (@wb_failed:
- * an O_SYNC write, a child's syncfs, a remount, the raw device's last close,
- * ...); every other event is compared.
+ * failures, which are not compared (see m_writeback()): on a failed file ("set fK",
+ * K in @failed) that the op writes back (m_writes_back(), wb_files()) when the
+ * script fails a file's extents, on the raw device ("set raw") when it fails that
+ * (@real: fail_kinds()), or in which the model wrote back a page over a failed extent
+ * (@wb_failed: an O_SYNC write, a child's syncfs, a remount, the raw device's last
+ * close, ...); every other event is compared: one on a file nobody failed, or that
+ * the op does not write back, could not have come from the failed extents.
  */
-static void filter_obs(const struct dt_op *op, int real, int wb_failed,
-		       const struct dt_opres *o, struct dt_opres *out)
+static void filter_obs(const struct dt_op *op, int real, int wb_failed, unsigned failed,
+		       const signed char *lab, const struct dt_opres *o, struct dt_opres *out)
 {
 	int drop = (m_writes_back(op) ? real : 0) | wb_failed;
+	unsigned files = failed & (wb_failed & WB_FAILED_FILE ? ~0u : wb_files(op, lab));
 
 	*out = *o;
 	out->ntr = 0;
-	for (int t = 0; t < o->ntr; t++)
-		if (!((drop & WB_FAILED_FILE) && !strncmp(o->tr[t], "set f", 5)) &&
-		    !((drop & WB_FAILED_RAW) && !strncmp(o->tr[t], "set raw ", 8)))
-			memcpy(out->tr[out->ntr++], o->tr[t], DT_TRACE_LEN);
+	for (int t = 0; t < o->ntr; t++) {
+		const char *e = o->tr[t];
+		int k = !strncmp(e, "set f", 5) && e[5] >= '0' && e[5] <= '7' && e[6] == ' ' ?
+				e[5] - '0' : -1;
+
+		if (!((drop & WB_FAILED_FILE) && k >= 0 && (files & (1u << k))) &&
+		    !((drop & WB_FAILED_RAW) && !strncmp(e, "set raw ", 8)))
+			memcpy(out->tr[out->ntr++], e, DT_TRACE_LEN);
+	}
 }
 
 /* Append to @div's text; a text that would overflow is cut, never overrun. */
@@ -250,7 +287,9 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 	struct m_state *m = malloc(sizeof(*m));
 	struct dt_sresult local;
 	int ndiv = 0, trace = obs ? obs->trace : 1, cut = obs ? cut_at(s, obs) : s->nops;
-	int real = fail_kinds(s);
+	unsigned failed;
+	int real = fail_kinds(s, &failed);
+	signed char lab[DT_MAX_FDS];
 
 	if (!m)
 		abort();
@@ -267,6 +306,7 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 		div->cut_op = -1;
 		div->cut_why[0] = 0;
 	}
+	memset(lab, -1, sizeof(lab));
 	for (int i = 0; i < s->nops; i++) {
 		const struct dt_op *op = &s->ops[i];
 		struct dt_opres *p = &pred->ops[i];
@@ -278,9 +318,14 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 
 		note[0] = 0;
 		m->wb_failed = 0;
+		if (i > 0 && s->ops[i - 1].code == OP_OPEN)
+			lab[s->ops[i - 1].fd] = (signed char)s->ops[i - 1].file;
+		else if (i > 0 && s->ops[i - 1].code == OP_DUP)
+			lab[s->ops[i - 1].fd2] = lab[s->ops[i - 1].fd];
 		if (op->code == OP_PAR) {
 			if (obs) {
-				filter_obs(op, real, 0, i < obs->nops ? &obs->ops[i] : &none, &ofilt);
+				filter_obs(op, real, 0, failed, lab, i < obs->nops ? &obs->ops[i] : &none,
+					   &ofilt);
 				o = &ofilt;
 			}
 			bad = m_run_par(m, op, o, p, trace, note, sizeof(note));
@@ -289,8 +334,8 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 
 			m_step(m, op, &w);
 			if (obs) {
-				filter_obs(op, real, m->wb_failed, i < obs->nops ? &obs->ops[i] : &none,
-					   &ofilt);
+				filter_obs(op, real, m->wb_failed, failed, lab,
+					   i < obs->nops ? &obs->ops[i] : &none, &ofilt);
 				o = &ofilt;
 			}
 			bad = o && (!m_opres_equal(p, o, 0) || (trace && !trace_equal(p, o, 0)));
