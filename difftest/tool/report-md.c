@@ -297,9 +297,11 @@ void rp_markdown(FILE *f, const struct campaign *c, const struct group *g, int n
 	}
 	patched_switches(sw, sizeof(sw));
 	fprintf(f, "Contract `stock`: Linux %s as released. Contract `patched`: %s (see "
-		"difftest/doc/contracts.md). Divergent scripts are attributed to the smallest set of "
+		"difftest/doc/contracts.md). A divergent script is attributed to the smallest set of "
 		"contract switches that, turned off, makes the kernel agree (the first such set "
-		"in the order above).\n", line, sw);
+		"in the order above): a deviation of a kernel from a contract not its own that the "
+		"contracts document. A kernel held to its own contract is never attributed: its "
+		"divergences are unexplained, findings.\n", line, sw);
 
 	/* scripts a per-line rule cut short (the model stops where the kernel leaves what
 	 * it follows): counted, never passed silently; a merge's, one line per shard */
