@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A set of errnos: bit E for E < 62, bit 62 any larger one, bit 63 "any errno" (a
- * real failure, whose errno the trace does not give). */
+/* A set of errnos, for messages: bit E for E < 62, bit 62 any larger one, bit 63 "an
+ * error" (a real failure, whose errno the trace does not give). */
 typedef uint64_t jmask;
 #define J_ANY (1ULL << 63)
 
@@ -25,42 +25,74 @@ static jmask bit(int err)
 	return err > 0 && err < 62 ? 1ULL << err : 1ULL << 62;
 }
 
-/* A report covers whatever was owed, whatever its errno: errseq keeps only the latest
- * of several, a filesystem may report a failure of its own for one (6.12's ext4 answers
- * a metadata ENOSPC with the aborted journal's EIO); the model holds the errno. */
-static int match(int err, jmask m)
-{
-	(void)err;
-	return m != 0;
-}
-
 /* Inodes: the raw block device, the filesystem's block device, the test directory,
  * then the files the script makes. */
 #define J_INO_RAW 0
 #define J_INO_DEV 1
 #define J_INO_DIR 2
 #define J_INO_FIRST 3
+#define J_INO_GONE (-2) /* an event's inode that left (no name, no description) */
 #define J_MAX_INO (J_INO_FIRST + DT_MAX_FILES + DT_MAX_FDS + 1)
 #define J_MAX_STATES 128
+#define J_MAX_EV 256
+
+/* A set of errors (events), by their index in jstate.ev[] */
+struct jbits {
+	uint64_t w[J_MAX_EV / 64];
+};
+
+static void b_set(struct jbits *b, int i)
+{
+	b->w[i / 64] |= 1ULL << (i % 64);
+}
+
+static int b_has(const struct jbits *b, int i)
+{
+	return (int)(b->w[i / 64] >> (i % 64)) & 1;
+}
+
+static int b_any(const struct jbits *b)
+{
+	for (size_t k = 0; k < sizeof(b->w) / sizeof(b->w[0]); k++)
+		if (b->w[k])
+			return 1;
+	return 0;
+}
+
+/* A description's two channels: its file's (fsync and the calls like it, of a file, the
+ * directory, the filesystem's block device or the raw one) and the filesystem's (syncfs) */
+enum { CH_FILE, CH_FS, CH_N };
+
+/* Who has been told of an error: an fsync-like call of a file or the directory, syncfs,
+ * of the filesystem's block device, of the raw one */
+#define SEEN_FILE 1u
+#define SEEN_FS 2u
+#define SEEN_DEV 4u
+#define SEEN_RAW 8u
+
+/* One error: an injection, or a failure the trace recorded */
+struct jev {
+	signed char ino;        /* a data error's inode (J_INO_GONE once it left); -1: metadata */
+	unsigned char fsdata;   /* a data error of a file or the directory */
+	unsigned char seen;     /* SEEN_*: the channels that have reported it to someone */
+	unsigned char dead;     /* from before the last mount */
+	unsigned char evicted;  /* unseen when its inode left memory (opts.evict_forgets) */
+	unsigned char pad[3];
+	jmask err;              /* its errno, for messages */
+};
 
 struct jdesc {
-	signed char ino;   /* -1: no description */
-	unsigned char flags; /* OPEN_* */
-	jmask owed;        /* errors its next fsync must report */
-	jmask may;         /* errors its fsync may report, once */
-	jmask fs_owed;     /* errors its next syncfs must report */
-	jmask fs_may;      /* errors its syncfs may report, once */
-	jmask told;        /* what its fsync reported: again is a repeat */
-	jmask fs_told;
+	signed char ino;        /* -1: no description */
+	unsigned char flags;    /* OPEN_* */
+	struct jbits owed[CH_N]; /* errors its next sync call of the channel must report */
+	struct jbits may[CH_N];  /* errors it may be told, once */
+	struct jbits told[CH_N]; /* errors it was told */
 };
 
 struct jino {
 	unsigned char used, nnames;
 	unsigned char labels;   /* bit N: the trace names it fN */
 	unsigned char pad;
-	jmask unseen;           /* errors no fsync reported: a later opener is owed them */
-	jmask evicted_may;      /* unseen when the inode left memory (opts.evict_forgets) */
-	jmask told;
 };
 
 struct jstate {
@@ -68,10 +100,10 @@ struct jstate {
 	signed char name[DT_MAX_FILES];  /* fN -> inode, -1 */
 	struct jdesc d[DT_MAX_FDS];
 	struct jino ino[J_MAX_INO];
-	jmask fs_unseen;   /* errors on the filesystem no syncfs reported */
-	jmask meta_unseen; /* metadata errors no fsync reported */
-	jmask dev_may;     /* the block device's errors from before the last mount */
-	unsigned char meta_failed; /* a metadata write failed: the filesystem may stop */
+	unsigned char meta_failed;       /* a metadata write failed: the filesystem may stop */
+	unsigned char overflow;          /* more than J_MAX_EV errors */
+	short nev;
+	struct jev ev[J_MAX_EV];
 };
 
 struct jctx {
@@ -94,17 +126,23 @@ violation(struct jctx *c, enum dt_judge_kind k, const char *fmt, ...)
 	va_end(ap);
 }
 
-static const char *errs(jmask m, char *buf, size_t len)
+/* The errnos of the errors in @b, for messages */
+static const char *errs(const struct jstate *st, const struct jbits *b, char *buf, size_t len)
 {
+	jmask m = 0;
 	size_t n = 0;
 	char e[24];
 
+	for (int i = 0; i < st->nev; i++)
+		if (b_has(b, i))
+			m |= st->ev[i].err;
 	buf[0] = '\0';
 	for (int i = 1; i < 64 && n < len; i++) {
 		if (!(m & (1ULL << i)))
 			continue;
-		n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "",
-			      i == 63 ? "an error" : i == 62 ? "an errno>61" : dt_errname(i, e, sizeof(e)));
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "|" : "",
+				      i == 63 ? "an error" : i == 62 ? "an errno>61" :
+				      dt_errname(i, e, sizeof(e)));
 	}
 	return buf;
 }
@@ -123,6 +161,31 @@ static int is_fs_ino(int ino)
 	return ino >= J_INO_FIRST || ino == J_INO_DIR;
 }
 
+/* The channel a description's slot @ch reports on (SEEN_*) */
+static unsigned chan(int ino, int ch)
+{
+	if (ch == CH_FS)
+		return SEEN_FS;
+	return ino == J_INO_DEV ? SEEN_DEV : ino == J_INO_RAW ? SEEN_RAW : SEEN_FILE;
+}
+
+/* What error @e is to a description of inode @ino on its channel @ch: 0 nothing, 1 it
+ * may be told, 2 it must be (doc/judge.md, rules 1 and 5, and what each filesystem is) */
+static int concerns(const struct jctx *c, const struct jev *e, int ino, int ch)
+{
+	if (ch == CH_FS)
+		return is_fs_ino(ino) && (e->fsdata || e->ino == -1) ? 2 : 0;
+	if (ino == J_INO_DEV)
+		return e->ino == -1 ? 2 : 0;
+	if (ino == J_INO_RAW)
+		return e->ino == J_INO_RAW ? 2 : 0;
+	if (e->ino == -1)
+		return 1; /* a metadata error: no file owns it */
+	if (e->ino != ino)
+		return 0;
+	return c->o->no_writeback ? 1 : 2;
+}
+
 static void ino_gc(struct jstate *st, int ino)
 {
 	if (ino < J_INO_FIRST || st->ino[ino].nnames)
@@ -131,6 +194,10 @@ static void ino_gc(struct jstate *st, int ino)
 		if (st->d[k].ino == ino)
 			return;
 	memset(&st->ino[ino], 0, sizeof(st->ino[ino]));
+	/* nobody can open it again; its number may serve another file */
+	for (int i = 0; i < st->nev; i++)
+		if (st->ev[i].ino == ino)
+			st->ev[i].ino = J_INO_GONE;
 }
 
 static int ino_new(struct jstate *st, int file)
@@ -139,7 +206,7 @@ static int ino_new(struct jstate *st, int file)
 		if (!st->ino[i].used) {
 			memset(&st->ino[i], 0, sizeof(st->ino[i]));
 			st->ino[i].used = 1;
-			st->ino[i].labels = 1u << file;
+			st->ino[i].labels = (unsigned char)(1u << file);
 			return i;
 		}
 	return -1; /* cannot happen: 8 names and 16 descriptions hold at most 24 */
@@ -168,51 +235,60 @@ static struct jdesc *desc_of(struct jstate *st, int fd)
 	return &st->d[(int)st->fd[fd]];
 }
 
-/* An error on inode @ino's pages (a file, the directory, a block device). */
-static void error_data(struct jctx *c, struct jstate *st, int ino, jmask m)
+/* What a description of @ino opened now is owed and may be told (rule 1: an error no
+ * channel has reported is owed; one another channel has, or one its filesystem could
+ * not keep, may be told; one this channel has reported to someone, never again) */
+static void desc_init(const struct jctx *c, const struct jstate *st, struct jdesc *d, int ino)
 {
-	int fsfile = is_fs_ino(ino);
+	for (int ch = 0; ch < CH_N; ch++)
+		for (int i = 0; i < st->nev; i++) {
+			const struct jev *e = &st->ev[i];
+			int how = concerns(c, e, ino, ch);
 
-	for (int k = 0; k < DT_MAX_FDS; k++) {
-		struct jdesc *d = &st->d[k];
-
-		if (d->ino == ino) {
-			if (fsfile && c->o->no_writeback)
-				d->may |= m;
-			else
-				d->owed |= m;
+			if (!how || (e->seen & chan(ino, ch)))
+				continue;
+			if (e->dead && ino != J_INO_DEV && ino != J_INO_RAW)
+				continue; /* rule 4: an error from before the mount */
+			if (e->seen || e->evicted || e->dead || (ino == J_INO_DEV && c->o->reads_dev))
+				how = 1;
+			b_set(how == 2 ? &d->owed[ch] : &d->may[ch], i);
 		}
-		if (fsfile && d->ino >= 0 && is_fs_ino(d->ino))
-			d->fs_owed |= m;
-	}
-	st->ino[ino].unseen |= m;
-	if (fsfile)
-		st->fs_unseen |= m;
 }
 
-/* A failed metadata write: the filesystem's block device's pages. */
-static void error_meta(struct jctx *c, struct jstate *st, jmask m)
+/* A new error: what every open description is owed or may be told (rules 1, 5) */
+static void error_add(struct jctx *c, struct jstate *st, int ino, jmask m)
 {
-	for (int k = 0; k < DT_MAX_FDS; k++) {
-		struct jdesc *d = &st->d[k];
+	struct jev *e;
+	int i;
 
-		if (d->ino >= 0 && is_fs_ino(d->ino)) {
-			d->may |= m;
-			d->fs_owed |= m;
-		}
+	if (st->nev == J_MAX_EV) {
+		st->overflow = 1;
+		return;
 	}
-	st->meta_unseen |= m;
-	st->fs_unseen |= m;
-	st->meta_failed = 1;
-	error_data(c, st, J_INO_DEV, m);
+	i = st->nev++;
+	e = &st->ev[i];
+	memset(e, 0, sizeof(*e));
+	e->ino = (signed char)ino;
+	e->fsdata = ino >= 0 && is_fs_ino(ino);
+	e->err = m;
+	if (ino == -1)
+		st->meta_failed = 1;
+	for (int k = 0; k < DT_MAX_FDS; k++)
+		for (int ch = 0; ch < CH_N; ch++) {
+			struct jdesc *d = &st->d[k];
+			int how = d->ino >= 0 ? concerns(c, e, d->ino, ch) : 0;
+
+			if (how)
+				b_set(how == 2 ? &d->owed[ch] : &d->may[ch], i);
+		}
 }
 
 /* ---- the sync calls ---- */
 
 /* A stopped filesystem (opts.stops, after a metadata error) fails every sync call */
-static int stopped(const struct jctx *c, const struct jstate *st, const struct jdesc *d, int err)
+static int stopped(const struct jctx *c, const struct jstate *st, int ino, int err)
 {
-	return c->o->stops && st->meta_failed && is_fs_ino(d->ino) && (err == EIO || err == EROFS);
+	return c->o->stops && st->meta_failed && is_fs_ino(ino) && (err == EIO || err == EROFS);
 }
 
 static int own_cause(int err)
@@ -221,92 +297,80 @@ static int own_cause(int err)
 	       err == ENODEV || err == EACCES || err == EPERM;
 }
 
-/* A call that reports through the file's cursor (fsync, fdatasync, msync MS_SYNC, a
- * write of an O_SYNC or O_DSYNC description): @must, it must report what is owed;
- * @is_write, an error of its own may be the write's (ENOSPC...), not a report. */
-static void sync_file(struct jctx *c, struct jstate *st, struct jdesc *d, long ret, int err,
-		      int must, int is_write)
+/* A sync call of description @d on its channel @ch: @must, it must report what is owed;
+ * @is_write, an error may be the write's own (ENOSPC...), not a report; @data_only, it
+ * reports data errors only (sync_file_range: a file's, never metadata). */
+static void sync_call(struct jctx *c, struct jstate *st, struct jdesc *d, int ch, long ret,
+		      int err, int must, int is_write, int data_only)
 {
-	struct jino *in = &st->ino[(int)d->ino];
-	char b[96];
+	struct jbits owed = d->owed[ch], any = {{0}};
+	unsigned seen = chan(d->ino, ch);
+	int told = 0;
+	char b[96], e[24];
 
+	for (int i = 0; i < st->nev; i++) {
+		int meta = st->ev[i].ino == -1 && is_fs_ino(d->ino);
+
+		if (data_only && meta) {
+			owed.w[i / 64] &= ~(1ULL << (i % 64));
+			continue;
+		}
+		if (b_has(&d->owed[ch], i) || b_has(&d->may[ch], i))
+			b_set(&any, i);
+	}
 	if (ret >= 0) {
-		if (must && d->owed) {
-			violation(c, DT_JUDGE_LOST, "returned %ld; owed %s", ret,
-				  errs(d->owed, b, sizeof(b)));
-			d->may |= d->owed; /* a later report is late, not a repeat */
-			d->owed = 0;
+		if (must && b_any(&owed)) {
+			violation(c, DT_JUDGE_LOST, "%sreturned %ld; owed %s",
+				  ch == CH_FS ? "syncfs " : "", ret, errs(st, &owed, b, sizeof(b)));
+			/* a later report is late, not a repeat */
+			for (size_t k = 0; k < sizeof(owed.w) / sizeof(owed.w[0]); k++) {
+				d->may[ch].w[k] |= owed.w[k];
+				d->owed[ch].w[k] &= ~owed.w[k];
+			}
 		}
 		return;
 	}
 	if (own_cause(err))
 		return;
-	if (match(err, d->owed | d->may)) {
-		if (!d->owed && d->may && is_fs_ino(d->ino))
-			st->meta_unseen = 0;
-		if (d->ino == J_INO_DEV)
-			st->dev_may = 0;
-		d->told |= d->owed | d->may;
-		in->told |= d->owed | d->may;
-		d->owed = d->may = 0;
-		in->unseen = in->evicted_may = 0;
-		return;
-	}
-	if (is_write || stopped(c, st, d, err))
-		return;
-	if ((d->told | in->told) & (bit(err) | J_ANY))
-		violation(c, DT_JUDGE_REPEAT, "reported %s again", dt_errname(err, b, sizeof(b)));
-	else
-		violation(c, DT_JUDGE_INVENTED, "reported %s; none owed",
-			  dt_errname(err, b, sizeof(b)));
-}
-
-static void sync_fs(struct jctx *c, struct jstate *st, struct jdesc *d, long ret, int err)
-{
-	char b[96];
-
-	if (!is_fs_ino(d->ino))
-		return; /* a block device's syncfs: the bdev pseudo-filesystem, not judged */
-	if (ret >= 0) {
-		if (d->fs_owed) {
-			violation(c, DT_JUDGE_LOST, "syncfs returned %ld; owed %s", ret,
-				  errs(d->fs_owed, b, sizeof(b)));
-			d->fs_may |= d->fs_owed;
-			d->fs_owed = 0;
+	if (b_any(&any)) {
+		/* one report tells of all it had: the errors are seen on this channel */
+		for (int i = 0; i < st->nev; i++)
+			if (b_has(&any, i))
+				st->ev[i].seen |= (unsigned char)seen;
+		for (size_t k = 0; k < sizeof(any.w) / sizeof(any.w[0]); k++) {
+			d->told[ch].w[k] |= any.w[k];
+			d->owed[ch].w[k] &= ~any.w[k];
+			d->may[ch].w[k] &= ~any.w[k];
 		}
 		return;
 	}
-	if (own_cause(err))
+	if (is_write || stopped(c, st, d->ino, err))
 		return;
-	if (match(err, d->fs_owed | d->fs_may)) {
-		d->fs_told |= d->fs_owed | d->fs_may;
-		d->fs_owed = d->fs_may = 0;
-		st->fs_unseen = 0;
-		return;
-	}
-	if (stopped(c, st, d, err))
-		return;
-	if (d->fs_told & (bit(err) | J_ANY))
-		violation(c, DT_JUDGE_REPEAT, "syncfs reported %s again",
-			  dt_errname(err, b, sizeof(b)));
+	told = b_any(&d->told[ch]);
+	for (int i = 0; i < st->nev && !told; i++)
+		told = (st->ev[i].seen & seen) && concerns(c, &st->ev[i], d->ino, ch);
+	if (told)
+		violation(c, DT_JUDGE_REPEAT, "%sreported %s again", ch == CH_FS ? "syncfs " : "",
+			  dt_errname(err, e, sizeof(e)));
 	else
-		violation(c, DT_JUDGE_INVENTED, "syncfs reported %s; none owed",
-			  dt_errname(err, b, sizeof(b)));
+		violation(c, DT_JUDGE_INVENTED, "%sreported %s; none owed",
+			  ch == CH_FS ? "syncfs " : "", dt_errname(err, e, sizeof(e)));
 }
 
 /* fsync of the test directory through a description of its own */
 static void sync_dir(struct jctx *c, struct jstate *st, long ret, int err)
 {
-	struct jdesc d = {.ino = J_INO_DIR};
+	struct jdesc d;
 
-	d.owed = st->ino[J_INO_DIR].unseen;
-	d.may = st->meta_unseen;
-	sync_file(c, st, &d, ret, err, 1, 0);
+	memset(&d, 0, sizeof(d));
+	d.ino = J_INO_DIR;
+	desc_init(c, st, &d, J_INO_DIR);
+	sync_call(c, st, &d, CH_FILE, ret, err, 1, 0, 0);
 }
 
 /* ---- the ops ---- */
 
-static void op_open(struct jstate *st, const struct dt_op *op, long ret)
+static void op_open(struct jctx *c, struct jstate *st, const struct dt_op *op, long ret)
 {
 	struct jdesc *d;
 	int ino, k;
@@ -328,7 +392,7 @@ static void op_open(struct jstate *st, const struct dt_op *op, long ret)
 		}
 		/* vfat and exfat number an inode anew when it is read in: the
 		 * trace then names it after the name it is opened through */
-		st->ino[ino].labels |= 1u << op->file;
+		st->ino[ino].labels |= (unsigned char)(1u << op->file);
 	}
 	for (k = 0; k < DT_MAX_FDS && st->d[k].ino >= 0; k++)
 		;
@@ -340,16 +404,7 @@ static void op_open(struct jstate *st, const struct dt_op *op, long ret)
 	memset(d, 0, sizeof(*d));
 	d->ino = (signed char)ino;
 	d->flags = (unsigned char)op->flags;
-	if (ino == J_INO_DEV) {
-		d->owed = st->ino[ino].unseen;
-		d->may = st->dev_may;
-	} else if (ino == J_INO_RAW) {
-		d->owed = st->ino[ino].unseen;
-	} else {
-		d->owed = st->ino[ino].unseen;
-		d->may = st->meta_unseen | st->ino[ino].evicted_may;
-		d->fs_owed = st->fs_unseen;
-	}
+	desc_init(c, st, d, ino);
 }
 
 static void name_drop(struct jstate *st, int file)
@@ -366,11 +421,11 @@ static void name_drop(struct jstate *st, int file)
 static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, long ret, int err)
 {
 	struct jdesc *d = desc_of(st, op->fd);
-	int ino;
+	int ino, must = d && !(c->o->no_writeback && is_fs_ino(d->ino));
 
 	switch (op->code) {
 	case OP_OPEN:
-		op_open(st, op, ret);
+		op_open(c, st, op, ret);
 		break;
 	case OP_CLOSE:
 		desc_close(st, op->fd);
@@ -384,24 +439,25 @@ static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 	case OP_WRITE:
 		/* generic_write_sync() after a write of at least one byte */
 		if (d && (d->flags & (OPEN_SYNC | OPEN_DSYNC)) && op->len > 0)
-			sync_file(c, st, d, ret, err, 1, 1);
+			sync_call(c, st, d, CH_FILE, ret, err, must, 1, 0);
 		break;
 	case OP_FSYNC:
 	case OP_FDATASYNC:
 		if (d)
-			sync_file(c, st, d, ret, err, !(c->o->no_writeback && is_fs_ino(d->ino)), 0);
+			sync_call(c, st, d, CH_FILE, ret, err, must, 0, 0);
 		break;
 	case OP_MSYNC:
 		if (d && (op->flags & MSYNC_SYNC))
-			sync_file(c, st, d, ret, err, !(c->o->no_writeback && is_fs_ino(d->ino)), 0);
+			sync_call(c, st, d, CH_FILE, ret, err, must, 0, 0);
 		break;
 	case OP_SFR:
 		if (d && (op->flags & (SFR_WAIT_BEFORE | SFR_WAIT_AFTER)))
-			sync_file(c, st, d, ret, err, 0, 0);
+			sync_call(c, st, d, CH_FILE, ret, err, 0, 0, 1);
 		break;
 	case OP_SYNCFS:
-		if (d)
-			sync_fs(c, st, d, ret, err);
+		/* a block device's syncfs: the bdev pseudo-filesystem's, not judged */
+		if (d && is_fs_ino(d->ino))
+			sync_call(c, st, d, CH_FS, ret, err, 1, 0, 0);
 		break;
 	case OP_FSYNCDIR:
 		sync_dir(c, st, ret, err);
@@ -428,38 +484,41 @@ static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 		break;
 	case OP_ERR_DATA:
 		if (ret != 0)
-			break; /* not injected (tmpfs has no block device: ENOTBLK) */
+			break; /* not injected (tmpfs has no block device: ENOTBLK, 15) */
 		ino = op->fd >= 0 ? (d ? d->ino : -1) : st->name[op->file];
+		if (ino < 0 && op->fd < 0) {
+			/* the name exists: a failed open made it (tmpfs refuses O_DIRECT
+			 * after creating the file) */
+			ino = ino_new(st, op->file);
+			if (ino >= 0) {
+				st->name[op->file] = (signed char)ino;
+				st->ino[ino].nnames = 1;
+			}
+		}
 		if (ino >= 0)
-			error_data(c, st, ino, bit(op->err));
+			error_add(c, st, ino, bit(op->err));
 		break;
 	case OP_ERR_META:
 		if (ret == 0)
-			error_meta(c, st, bit(op->err));
+			error_add(c, st, -1, bit(op->err));
 		break;
 	case OP_CYCLE:
-		/* a new mount: what the old one did not report is nobody's now (an
-		 * error from before a mount is never reported after it); the block
-		 * device's may still reach a later opener of the device */
-		st->dev_may |= st->ino[J_INO_DEV].unseen;
-		st->ino[J_INO_DEV].unseen = 0;
-		for (int i = J_INO_DIR; i < J_MAX_INO; i++)
-			st->ino[i].unseen = 0;
-		st->fs_unseen = st->meta_unseen = 0;
+		/* rule 4: what the old mount did not report is nobody's now */
+		for (int i = 0; i < st->nev; i++)
+			st->ev[i].dead = 1;
 		break;
 	case OP_EVICT:
 		/* no identity to keep an evicted inode's error by (vfat, exfat): a
 		 * later opener may be told, need not */
 		if (c->o->evict_forgets)
-			for (int i = J_INO_FIRST; i < J_MAX_INO; i++) {
+			for (int i = 0; i < st->nev; i++) {
+				struct jev *e = &st->ev[i];
 				int open = 0;
 
 				for (int k = 0; k < DT_MAX_FDS; k++)
-					open |= st->d[k].ino == i;
-				if (!open) {
-					st->ino[i].evicted_may |= st->ino[i].unseen;
-					st->ino[i].unseen = 0;
-				}
+					open |= e->ino >= J_INO_FIRST && st->d[k].ino == e->ino;
+				if (e->ino >= J_INO_FIRST && !open && !e->seen)
+					e->evicted = 1;
 			}
 		break;
 	case OP_CHILD:
@@ -494,15 +553,29 @@ static int trace_ino(const struct jstate *st, const char *obj)
 	return -1;
 }
 
-/* The trace's "set" events of an op: errors recorded while it ran. @skip: an
- * injection's own event ("error data": its file's, "error meta": bdev's), not
- * another error. */
+/* The trace's "set" events of an op: errors recorded while it ran. An injection's own
+ * event ("error data": its inode's, "error meta": bdev's; @own) is not another error. */
 struct jevents {
 	int n;
 	char obj[DT_MAX_TRACE][16];
 };
 
-static void events_of(const struct dt_opres *o, const char *skip, struct jevents *ev)
+/* Whether trace object @obj names inode @ino (J_INO_DEV: "bdev"). The guest labels an
+ * inode after the name it was created under (or first seen through): any of its labels. */
+static int names_ino(const struct jstate *st, const char *obj, int ino)
+{
+	if (ino == J_INO_DEV)
+		return !strcmp(obj, "bdev");
+	if (ino == J_INO_RAW)
+		return !strcmp(obj, "raw");
+	if (ino == J_INO_DIR)
+		return !strcmp(obj, "dir");
+	return ino >= J_INO_FIRST && obj[0] == 'f' && obj[1] >= '0' && obj[1] <= '7' && !obj[2] &&
+	       (st->ino[ino].labels & (1u << (obj[1] - '0')));
+}
+
+static void events_of(const struct jstate *st, const struct dt_opres *o, int own,
+		      struct jevents *ev)
 {
 	ev->n = 0;
 	for (int t = 0; t < o->ntr; t++) {
@@ -510,8 +583,8 @@ static void events_of(const struct dt_opres *o, const char *skip, struct jevents
 
 		if (sscanf(o->tr[t], "set %15s", obj) != 1)
 			continue;
-		if (skip && !strcmp(obj, skip)) {
-			skip = NULL;
+		if (own != -1 && names_ino(st, obj, own)) {
+			own = -1;
 			continue;
 		}
 		snprintf(ev->obj[ev->n++], sizeof(ev->obj[0]), "%s", obj);
@@ -524,15 +597,15 @@ static void events_apply(struct jctx *c, struct jstate *st, const struct jevents
 		int ino = trace_ino(st, ev->obj[i]);
 
 		if (ino == J_INO_DEV)
-			error_meta(c, st, J_ANY);
+			error_add(c, st, -1, J_ANY);
 		else if (ino >= 0)
-			error_data(c, st, ino, J_ANY);
+			error_add(c, st, ino, J_ANY);
 	}
 }
 
-/* The object an injection's own event names, into @buf; NULL: none. */
-static const char *own_event(const struct jstate *st, const struct dt_op *op, char *buf,
-			     size_t len)
+/* The inode an injection of @op records its error on (J_INO_DEV: "error meta"); -1: none.
+ * A file not known yet (a failed open made it) has no label to match: -1. */
+static int own_event(const struct jstate *st, const struct dt_op *op)
 {
 	const struct dt_op *x = op;
 
@@ -540,25 +613,12 @@ static const char *own_event(const struct jstate *st, const struct dt_op *op, ch
 		x = op->sub[0].code == OP_ERR_META || op->sub[0].code == OP_ERR_DATA ?
 			    &op->sub[0] : &op->sub[1];
 	if (x->code == OP_ERR_META)
-		return "bdev";
+		return J_INO_DEV;
 	if (x->code != OP_ERR_DATA)
-		return NULL;
-	if (x->fd >= 0) {
-		int k = st->fd[x->fd];
-
-		if (k >= 0 && st->d[k].ino == J_INO_RAW)
-			return "raw";
-		if (k < 0 || st->d[k].ino < J_INO_FIRST)
-			return NULL;
-		for (int n = 0; n < DT_MAX_FILES; n++)
-			if (st->ino[(int)st->d[k].ino].labels & (1u << n)) {
-				snprintf(buf, len, "f%d", n);
-				return buf;
-			}
-		return NULL;
-	}
-	snprintf(buf, len, "f%d", x->file);
-	return buf;
+		return -1;
+	if (x->fd >= 0)
+		return st->fd[x->fd] >= 0 ? st->d[(int)st->fd[x->fd]].ino : -1;
+	return st->name[x->file];
 }
 
 /* ---- the walk ---- */
@@ -665,11 +725,10 @@ void dt_judge(const struct dt_script *s, const struct dt_sresult *r,
 		int nseq = op->code == OP_PAR ? 6 : 1;
 		struct jctx first = {.o = o};
 		struct jevents ev;
-		char own[8];
 
 		next.n = 0;
 		for (int k = 0; k < cur.n; k++) {
-			events_of(or, own_event(&cur.s[k], op, own, sizeof(own)), &ev);
+			events_of(&cur.s[k], or, own_event(&cur.s[k], op), &ev);
 			for (int q = 0; q < nseq; q++) {
 				struct jctx x = {.o = o};
 
@@ -702,7 +761,7 @@ void dt_judge(const struct dt_script *s, const struct dt_sresult *r,
 			for (int k = 0; k < cur.n; k++) {
 				struct jctx x = {.o = o};
 
-				events_of(or, own_event(&cur.s[k], op, own, sizeof(own)), &ev);
+				events_of(&cur.s[k], or, own_event(&cur.s[k], op), &ev);
 				run_seq(&x, &cur.s[k], tmp, op, or, &ev, 0);
 				set_add(&next, tmp);
 			}
@@ -712,6 +771,12 @@ void dt_judge(const struct dt_script *s, const struct dt_sresult *r,
 
 			cur = next;
 			next = t;
+		}
+		if (cur.n && cur.s[0].overflow) {
+			snprintf(res->why, sizeof(res->why), "op %d: more than %d errors", i,
+				 J_MAX_EV);
+			res->unjudged = 1;
+			goto out;
 		}
 	}
 out:

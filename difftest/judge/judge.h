@@ -30,6 +30,10 @@ struct dt_judge_opts {
 	 * (vfat, exfat renumber an inode each time it is read in): after an eviction, a
 	 * later opener may be told of an unseen error, need not. */
 	int evict_forgets;
+	/* The filesystem reads its block device's errors itself and marks them seen
+	 * (6.1's ext4: ext4_check_bdev_write_error() at its next journal access): a
+	 * later opener of the device may be told of one, need not. */
+	int reads_dev;
 };
 
 enum dt_judge_kind {

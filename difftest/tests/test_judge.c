@@ -352,6 +352,107 @@ START_TEST(t_unjudged)
 }
 END_TEST
 
+/* Per error: told on one channel, a later opener may still be told on the other, need
+ * not; told on its own channel, never again */
+START_TEST(t_channels)
+{
+	const char *dt = "script t\nopen d0 f0 creat\nerror data f0 EIO\nfsync d0\nopen d1 f1 creat\n"
+			 "syncfs d1\nsyncfs d0\nopen d2 f2 creat\nsyncfs d2\nend\n";
+	const char *head = "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 -1 EIO\nDT R 3 0 0\n";
+	char log[512];
+
+	/* stock: syncfs has a cursor of its own (the superblock's) */
+	snprintf(log, sizeof(log), "%sDT R 4 -1 EIO\nDT R 5 -1 EIO\nDT R 6 0 0\nDT R 7 0 0\n"
+		 "DT E t\n", head);
+	clean(judge(dt, log));
+	/* a kernel whose fsync's report marks it seen for syncfs too */
+	snprintf(log, sizeof(log), "%sDT R 4 0 0\nDT R 5 -1 EIO\nDT R 6 0 0\nDT R 7 0 0\n"
+		 "DT E t\n", head);
+	clean(judge(dt, log));
+	/* d0 was open: owed by its syncfs whatever */
+	snprintf(log, sizeof(log), "%sDT R 4 0 0\nDT R 5 0 0\nDT R 6 0 0\nDT R 7 0 0\nDT E t\n",
+		 head);
+	breaks(judge(dt, log), 5, DT_JUDGE_LOST);
+	/* d2 opened after syncfs had told d1 */
+	snprintf(log, sizeof(log), "%sDT R 4 -1 EIO\nDT R 5 -1 EIO\nDT R 6 0 0\nDT R 7 -1 EIO\n"
+		 "DT E t\n", head);
+	breaks(judge(dt, log), 7, DT_JUDGE_REPEAT);
+}
+END_TEST
+
+/* sync_file_range reports a file's data errors, never metadata: fsync still may */
+START_TEST(t_sfr_data_only)
+{
+	const char *dt = "script t\nopen d0 f0 creat\nerror meta ENOSPC\nerror data f0 EIO\n"
+			 "sfr d0 WAIT_BEFORE\nfsync d0\nfsync d0\nend\n";
+	const char *head = "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT T 1 set bdev 0x0\nDT R 2 0 0\n";
+	char log[512];
+
+	snprintf(log, sizeof(log), "%sDT R 3 -1 EIO\nDT R 4 -1 ENOSPC\nDT R 5 0 0\nDT E t\n", head);
+	clean(judge(dt, log));
+	snprintf(log, sizeof(log), "%sDT R 3 -1 EIO\nDT R 4 -1 ENOSPC\nDT R 5 -1 ENOSPC\nDT E t\n",
+		 head);
+	breaks(judge(dt, log), 5, DT_JUDGE_REPEAT);
+	/* with only a metadata error, sfr has nothing to report */
+	clean(judge("script t\nopen d0 f0 creat\nerror meta EIO\nsfr d0 WAIT_AFTER\nend\n",
+		    "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 0 0\nDT E t\n"));
+	breaks(judge("script t\nopen d0 f0 creat\nerror meta EIO\nsfr d0 WAIT_AFTER\nend\n",
+		     "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 -1 EIO\nDT E t\n"), 2,
+	       DT_JUDGE_INVENTED);
+}
+END_TEST
+
+/* The trace names an inode after the name it was created under: an injection through
+ * its new name records "set" under the old one, its own event, not a second error */
+START_TEST(t_labels)
+{
+	const char *dt = "script t\nopen d0 f1 creat\nclose d0\nrename f1 f2\nopen d1 f1 creat\n"
+			 "error data f2 EIO\nfsync d1\nopen d2 f2\nfsync d2\nend\n";
+	const char *head = "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 0 0\nDT R 3 0 0\n"
+			   "DT R 4 0 0\nDT T 4 set f1 0x0\n";
+	char log[512];
+
+	snprintf(log, sizeof(log), "%sDT R 5 0 0\nDT R 6 0 0\nDT R 7 -1 EIO\nDT E t\n", head);
+	clean(judge(dt, log));
+	snprintf(log, sizeof(log), "%sDT R 5 0 0\nDT R 6 0 0\nDT R 7 0 0\nDT E t\n", head);
+	breaks(judge(dt, log), 7, DT_JUDGE_LOST);
+}
+END_TEST
+
+/* A failed open may have made the file (tmpfs: O_CREAT|O_DIRECT, EINVAL) */
+START_TEST(t_failed_open_made_it)
+{
+	const char *dt = "script t\nopen d0 f1 creat direct\nerror data f1 ENOSPC\nopen d1 f2 creat\n"
+			 "syncfs d1\nend\n";
+	struct dt_judge_opts tmpfs = {.no_writeback = 1};
+
+	clean(judge_o(dt, "DT S t trace\nDT R 0 -1 EINVAL\nDT R 1 0 0\nDT T 1 set f1 0x0\n"
+			  "DT R 2 0 0\nDT R 3 -1 ENOSPC\nDT E t\n", &tmpfs));
+	breaks(judge_o(dt, "DT S t trace\nDT R 0 -1 EINVAL\nDT R 1 0 0\nDT T 1 set f1 0x0\n"
+			   "DT R 2 0 0\nDT R 3 0 0\nDT E t\n", &tmpfs), 3, DT_JUDGE_LOST);
+}
+END_TEST
+
+/* The filesystem's block device: a metadata error owed to its descriptors; 6.1's ext4
+ * reads it itself, so a later opener may be told, need not */
+START_TEST(t_dev)
+{
+	const char *dt = "script t\nopen d0 dev\nerror meta EIO\nopen d1 dev\nfsync d0\nfsync d1\n"
+			 "end\n";
+	const char *head = "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT T 1 set bdev 0x0\nDT R 2 0 0\n";
+	struct dt_judge_opts ext4 = {.reads_dev = 1};
+	char log[256];
+
+	snprintf(log, sizeof(log), "%sDT R 3 -1 EIO\nDT R 4 -1 EIO\nDT E t\n", head);
+	clean(judge(dt, log));
+	snprintf(log, sizeof(log), "%sDT R 3 -1 EIO\nDT R 4 0 0\nDT E t\n", head);
+	breaks(judge(dt, log), 4, DT_JUDGE_LOST);
+	clean(judge_o(dt, log, &ext4));
+	snprintf(log, sizeof(log), "%sDT R 3 0 0\nDT R 4 0 0\nDT E t\n", head);
+	breaks(judge_o(dt, log, &ext4), 3, DT_JUDGE_LOST);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("judge");
@@ -376,6 +477,11 @@ int main(void)
 	tcase_add_test(tc, t_failed_injection);
 	tcase_add_test(tc, t_names);
 	tcase_add_test(tc, t_unjudged);
+	tcase_add_test(tc, t_channels);
+	tcase_add_test(tc, t_sfr_data_only);
+	tcase_add_test(tc, t_labels);
+	tcase_add_test(tc, t_failed_open_made_it);
+	tcase_add_test(tc, t_dev);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
