@@ -511,7 +511,12 @@ for k in "${klist[@]}"; do
 	for fs in "${fss[@]}"; do pairs+=("$fs:$out/batch-$fs.dt"); done
 	guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k" "$split" "${pairs[@]}" || { status=1; continue; }
 	# the contract itself, whatever the model says (difftest judge)
-	dt_contract_check "$DT" "$out" "$k" "$KLINE" "${fss[@]}" || status=1
+	jline=$KLINE
+	if [ "$k" = custom ]; then
+		jline=$(printf '%s\n' "$contract" | sed -n 's/.*linux=\([^,]*\).*/\1/p')
+		[ -n "$jline" ] || jline=6.1
+	fi
+	dt_contract_check "$DT" "$out" "$k" "$jline" "${fss[@]}" || status=1
 
 	for c in "${contracts[@]}"; do
 		cfull=$c

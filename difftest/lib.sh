@@ -182,8 +182,10 @@ dt_contract_check() {
 	shift 4
 	for fs in "$@"; do
 		f=$out/judge-$k-$fs.txt
-		args=(-f "$fs" -k "$k")
-		[ "$k" = custom ] || args+=(-l "$line" -T)
+		# LINE: vm/'s, or a --kernel's from its contract (linux=); -T: vm/'s
+		# kernels have the tracepoints
+		args=(-f "$fs" -k "$k" -l "$line")
+		[ "$k" = custom ] || args+=(-T)
 		[ "$k" = stock ] && args+=(-c "patched,linux=$line")
 		rc=0
 		"$dt" judge "${args[@]}" "$out/batch-$fs.dt" "$out/res-$k-$fs.log" >"$f" || rc=$?

@@ -108,6 +108,7 @@ struct jstate {
 
 struct jctx {
 	const struct dt_judge_opts *o;
+	jmask injected;    /* the errnos the script injects: never a call's own error */
 	int bad;
 	enum dt_judge_kind kind;
 	char why[160];
@@ -269,7 +270,7 @@ static void error_add(struct jctx *c, struct jstate *st, int ino, jmask m)
 	e = &st->ev[i];
 	memset(e, 0, sizeof(*e));
 	e->ino = (signed char)ino;
-	e->fsdata = ino >= 0 && is_fs_ino(ino);
+	e->fsdata = ino == J_INO_GONE || (ino >= 0 && is_fs_ino(ino));
 	e->err = m;
 	if (ino == -1)
 		st->meta_failed = 1;
@@ -291,10 +292,11 @@ static int stopped(const struct jctx *c, const struct jstate *st, int ino, int e
 	return c->o->stops && st->meta_failed && is_fs_ino(ino) && (err == EIO || err == EROFS);
 }
 
-static int own_cause(int err)
+/* An error of the call's own, not a report: unless the script injects that errno */
+static int own_cause(const struct jctx *c, int err)
 {
-	return err == EBADF || err == EINVAL || err == EOPNOTSUPP || err == ENOSYS ||
-	       err == ENODEV || err == EACCES || err == EPERM;
+	return (err == EBADF || err == EINVAL || err == EOPNOTSUPP || err == ENOSYS ||
+		err == ENODEV || err == EACCES || err == EPERM) && !(c->injected & bit(err));
 }
 
 /* A sync call of description @d on its channel @ch: @must, it must report what is owed;
@@ -330,7 +332,7 @@ static void sync_call(struct jctx *c, struct jstate *st, struct jdesc *d, int ch
 		}
 		return;
 	}
-	if (own_cause(err))
+	if (own_cause(c, err))
 		return;
 	if (b_any(&any)) {
 		/* one report tells of all it had: the errors are seen on this channel */
@@ -348,7 +350,8 @@ static void sync_call(struct jctx *c, struct jstate *st, struct jdesc *d, int ch
 		return;
 	told = b_any(&d->told[ch]);
 	for (int i = 0; i < st->nev && !told; i++)
-		told = (st->ev[i].seen & seen) && concerns(c, &st->ev[i], d->ino, ch);
+		told = (st->ev[i].seen & seen) && !st->ev[i].dead &&
+		       concerns(c, &st->ev[i], d->ino, ch);
 	if (told)
 		violation(c, DT_JUDGE_REPEAT, "%sreported %s again", ch == CH_FS ? "syncfs " : "",
 			  dt_errname(err, e, sizeof(e)));
@@ -418,7 +421,10 @@ static void name_drop(struct jstate *st, int file)
 	ino_gc(st, ino);
 }
 
-static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, long ret, int err)
+/* @own: the op's error is its own, not a report (an O_SYNC write that failed before
+ * generic_write_sync(): the two cannot be told apart, both ways are followed) */
+static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, long ret, int err,
+		    int own)
 {
 	struct jdesc *d = desc_of(st, op->fd);
 	int ino, must = d && !(c->o->no_writeback && is_fs_ino(d->ino));
@@ -438,7 +444,7 @@ static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 		break;
 	case OP_WRITE:
 		/* generic_write_sync() after a write of at least one byte */
-		if (d && (d->flags & (OPEN_SYNC | OPEN_DSYNC)) && op->len > 0)
+		if (d && (d->flags & (OPEN_SYNC | OPEN_DSYNC)) && op->len > 0 && !(own && ret < 0))
 			sync_call(c, st, d, CH_FILE, ret, err, must, 1, 0);
 		break;
 	case OP_FSYNC:
@@ -506,6 +512,7 @@ static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 		/* rule 4: what the old mount did not report is nobody's now */
 		for (int i = 0; i < st->nev; i++)
 			st->ev[i].dead = 1;
+		st->meta_failed = 0; /* a new mount has not stopped */
 		break;
 	case OP_EVICT:
 		/* no identity to keep an evicted inode's error by (vfat, exfat): a
@@ -522,7 +529,7 @@ static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 			}
 		break;
 	case OP_CHILD:
-		op_step(c, st, &op->sub[0], ret, err);
+		op_step(c, st, &op->sub[0], ret, err, own);
 		break;
 	default:
 		break;
@@ -532,9 +539,13 @@ static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 /* ---- the trace's errors ---- */
 
 /* The inode a trace object names, -1: none the script knows. */
+/* The inode a trace object names: J_INO_GONE for one the script does not know (an
+ * "inoNNN", a file no name of the script leads to: its error is still the
+ * filesystem's), -3 when two live inodes carry the label (a name unlinked or renamed
+ * away while open, and made again: the trace cannot say which). */
 static int trace_ino(const struct jstate *st, const char *obj)
 {
-	int n;
+	int n, found = -1;
 
 	if (!strcmp(obj, "bdev"))
 		return J_INO_DEV;
@@ -543,14 +554,15 @@ static int trace_ino(const struct jstate *st, const char *obj)
 	if (!strcmp(obj, "dir"))
 		return J_INO_DIR;
 	if (obj[0] != 'f' || obj[1] < '0' || obj[1] > '7' || obj[2])
-		return -1;
+		return J_INO_GONE;
 	n = obj[1] - '0';
-	if (st->name[n] >= 0 && (st->ino[(int)st->name[n]].labels & (1u << n)))
-		return st->name[n];
 	for (int i = J_INO_FIRST; i < J_MAX_INO; i++)
-		if (st->ino[i].used && (st->ino[i].labels & (1u << n)))
-			return i;
-	return -1;
+		if (st->ino[i].used && (st->ino[i].labels & (1u << n))) {
+			if (found >= 0)
+				return -3;
+			found = i;
+		}
+	return found >= 0 ? found : J_INO_GONE;
 }
 
 /* The trace's "set" events of an op: errors recorded while it ran. An injection's own
@@ -596,9 +608,11 @@ static void events_apply(struct jctx *c, struct jstate *st, const struct jevents
 	for (int i = 0; i < ev->n; i++) {
 		int ino = trace_ino(st, ev->obj[i]);
 
+		if (ino == -3)
+			continue; /* dt_judge() stops before: not judged */
 		if (ino == J_INO_DEV)
 			error_add(c, st, -1, J_ANY);
-		else if (ino >= 0)
+		else
 			error_add(c, st, ino, J_ANY);
 	}
 }
@@ -639,29 +653,54 @@ static int set_add(struct jset *set, const struct jstate *st)
 	return 0;
 }
 
-/* One way op @i may have run from @from into @to: @seq says which (for a par line:
- * which of its ops ran first, and where its errors came). */
+/* Whether sub-op @op's result @ret may be an error of its own rather than a report (a
+ * write, O_SYNC or not, that failed): then both are followed */
+static int two_ways(const struct dt_op *op, long ret)
+{
+	if (op->code == OP_CHILD)
+		op = &op->sub[0];
+	return op->code == OP_WRITE && ret < 0;
+}
+
+/* How many ways op @op may have run (run_seq()'s @seq from 0 to that) */
+static int nways(const struct dt_op *op, const struct dt_opres *o)
+{
+	if (op->code != OP_PAR)
+		return two_ways(op, o->ret[0]) ? 2 : 1;
+	return 4 << (two_ways(&op->sub[0], o->ret[0]) + two_ways(&op->sub[1], o->ret[1]));
+}
+
+/* One way op @op may have run from @from into @to. A par line's two ops, in either
+ * order, and its errors, recorded before both or between them (not after both: each
+ * op waits for the write-back it starts); a failed write, a report or its own error. */
 static void run_seq(struct jctx *c, const struct jstate *from, struct jstate *to,
 		    const struct dt_op *op, const struct dt_opres *o, const struct jevents *ev,
 		    int seq)
 {
+	int a, between, own[2];
+
 	memcpy(to, from, sizeof(*to));
 	if (op->code != OP_PAR) {
 		events_apply(c, to, ev);
-		op_step(c, to, op, o->ret[0], o->err[0]);
+		op_step(c, to, op, o->ret[0], o->err[0], seq & 1);
 		return;
 	}
-	/* seq 0..5: (first, where the errors came: before, between, after) */
-	int a = seq / 3, at = seq % 3;
-
-	if (at == 0)
+	a = seq & 1;
+	between = (seq >> 1) & 1;
+	seq >>= 2;
+	for (int k = 0; k < 2; k++) {
+		own[k] = 0;
+		if (two_ways(&op->sub[k], o->ret[k])) {
+			own[k] = seq & 1;
+			seq >>= 1;
+		}
+	}
+	if (!between)
 		events_apply(c, to, ev);
-	op_step(c, to, &op->sub[a], o->ret[a], o->err[a]);
-	if (at == 1)
+	op_step(c, to, &op->sub[a], o->ret[a], o->err[a], own[a]);
+	if (between)
 		events_apply(c, to, ev);
-	op_step(c, to, &op->sub[!a], o->ret[!a], o->err[!a]);
-	if (at == 2)
-		events_apply(c, to, ev);
+	op_step(c, to, &op->sub[!a], o->ret[!a], o->err[!a], own[!a]);
 }
 
 static int judgeable(const struct dt_script *s, const struct dt_sresult *r,
@@ -696,6 +735,7 @@ void dt_judge(const struct dt_script *s, const struct dt_sresult *r,
 	      const struct dt_judge_opts *o, FILE *out, struct dt_judge_result *res)
 {
 	struct jset cur = {0}, next = {0};
+	struct jctx base = {.o = o};
 	struct jstate *tmp;
 
 	memset(res, 0, sizeof(*res));
@@ -718,19 +758,36 @@ void dt_judge(const struct dt_script *s, const struct dt_sresult *r,
 		tmp->d[k].ino = -1;
 	tmp->ino[J_INO_RAW].used = tmp->ino[J_INO_DEV].used = tmp->ino[J_INO_DIR].used = 1;
 	set_add(&cur, tmp);
+	for (int i = 0; i < s->nops; i++)
+		for (int k = 0; k < (s->ops[i].code == OP_PAR ? 2 : 1); k++) {
+			const struct dt_op *x = s->ops[i].code == OP_PAR ? &s->ops[i].sub[k] :
+					    &s->ops[i];
+
+			if (x->code == OP_ERR_DATA || x->code == OP_ERR_META)
+				base.injected |= bit(x->err);
+		}
 
 	for (int i = 0; i < s->nops; i++) {
 		const struct dt_op *op = &s->ops[i];
 		const struct dt_opres *or = &r->ops[i];
-		int nseq = op->code == OP_PAR ? 6 : 1;
-		struct jctx first = {.o = o};
+		int nseq = nways(op, or);
+		struct jctx first = base;
 		struct jevents ev;
 
 		next.n = 0;
 		for (int k = 0; k < cur.n; k++) {
 			events_of(&cur.s[k], or, own_event(&cur.s[k], op), &ev);
+			for (int t = 0; t < ev.n; t++)
+				if (trace_ino(&cur.s[k], ev.obj[t]) == -3) {
+					snprintf(res->why, sizeof(res->why),
+						 "op %d: the trace's %s names two inodes (a name made "
+						 "again while the old file was open): whose error it "
+						 "was cannot be told", i, ev.obj[t]);
+					res->unjudged = 1;
+					goto out;
+				}
 			for (int q = 0; q < nseq; q++) {
-				struct jctx x = {.o = o};
+				struct jctx x = base;
 
 				run_seq(&x, &cur.s[k], tmp, op, or, &ev, q);
 				if (!x.bad && set_add(&next, tmp)) {
@@ -759,11 +816,19 @@ void dt_judge(const struct dt_script *s, const struct dt_sresult *r,
 				res->first_kind = first.kind;
 			}
 			for (int k = 0; k < cur.n; k++) {
-				struct jctx x = {.o = o};
-
 				events_of(&cur.s[k], or, own_event(&cur.s[k], op), &ev);
-				run_seq(&x, &cur.s[k], tmp, op, or, &ev, 0);
-				set_add(&next, tmp);
+				for (int q = 0; q < nseq; q++) {
+					struct jctx x = base;
+
+					run_seq(&x, &cur.s[k], tmp, op, or, &ev, q);
+					if (set_add(&next, tmp)) {
+						snprintf(res->why, sizeof(res->why),
+							 "op %d: more than %d outcomes of its races",
+							 i, J_MAX_STATES);
+						res->unjudged = 1;
+						goto out;
+					}
+				}
 			}
 		}
 		{
@@ -778,6 +843,7 @@ void dt_judge(const struct dt_script *s, const struct dt_sresult *r,
 			res->unjudged = 1;
 			goto out;
 		}
+
 	}
 out:
 	free(cur.s);

@@ -23,8 +23,8 @@ struct dt_judge_opts {
 	 * tracepoints): a block without them is not judged. */
 	int need_trace;
 	/* The filesystem stops at a failed metadata write (6.12's ext4 aborts its
-	 * journal; xfs and btrfs shut down): after one, its sync calls may fail with
-	 * EIO or EROFS, each time. */
+	 * journal): after one, until the next mount, its sync calls may fail with EIO or
+	 * EROFS, each time. */
 	int stops;
 	/* The filesystem has no identity by which to keep an evicted inode's error
 	 * (vfat, exfat renumber an inode each time it is read in): after an eviction, a
