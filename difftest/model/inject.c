@@ -76,6 +76,12 @@ void m_op_fail(struct m_state *m, const struct dt_op *op, struct out *w)
 		m_put(w, 0, 0);
 		return;
 	}
+	/* fs/ioctl.c ioctl_fiemap(): no ->fiemap (tmpfs): EOPNOTSUPP before
+	 * anything is written back; the guest changes no table */
+	if (!m->fsr->has_bdev) {
+		m_fail(w, EOPNOTSUPP);
+		return;
+	}
 	/* FIEMAP_FLAG_SYNC: fiemap_prep() runs filemap_write_and_wait()
 	 * first, whose filemap_check_errors() returns (and clears) the
 	 * file's AS_EIO/AS_ENOSPC: then the ioctl fails and the guest
