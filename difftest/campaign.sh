@@ -65,6 +65,8 @@
 #   --dry-run           make and check the batches (in --out) and print what would run
 #                       (the runner, its accelerator, --runner qemu's command line): no
 #                       module is built, no guest booted (not even KVM's probe)
+# Environment: DT_TRACE_KB=K gives the guest's trace ring buffer K KiB per CPU (what it
+# loses is counted as the op's lost events: tests/trace-losses.sh).
 # Exit: 0 when every kernel kept its own contract (with --bug: when divergences were
 # found), 1 otherwise, 2 on usage and setup errors.
 set -euo pipefail
@@ -436,6 +438,8 @@ guest_run() {
 		stage=$out/stage-$tag-$g
 		cp "$GUEST" "$stage/dtguest"
 		cp "$kmod" "$stage/errseq_inject.ko"
+		# a smaller trace ring buffer (KiB per CPU): tests/trace-losses.sh
+		[ -z "${DT_TRACE_KB:-}" ] || echo "$DT_TRACE_KB" >"$stage/trace_kb"
 		if [ -n "$modules" ]; then
 			mkdir -p "$stage/mods"
 			cp "$modules"/order "$modules"/*.ko "$stage/mods/"

@@ -40,3 +40,15 @@ set_tests_properties(difftest-guest-shards PROPERTIES
   FIXTURES_REQUIRED vm_kernel_stock
   RESOURCE_LOCK difftest_guest
   TIMEOUT 1800)
+# What the guest kernel's trace ring buffer loses is counted, never passed as a clean trace
+# (tests/trace-losses.sh: a 4 KiB buffer, 1024 events in one fsync; it prints
+# "trace-losses: ... PASS" and exits 0 only when the guest, compare and judge all said so).
+add_test(NAME difftest-guest-trace-losses
+  COMMAND "${_dt}/tests/trace-losses.sh" "${CMAKE_BINARY_DIR}"
+          "${CMAKE_CURRENT_BINARY_DIR}/campaign-trace-losses")
+set_tests_properties(difftest-guest-trace-losses PROPERTIES
+  LABELS "difftest-guest;guest"
+  ENVIRONMENT "${_dt_env}"
+  FIXTURES_REQUIRED vm_kernel_stock
+  RESOURCE_LOCK difftest_guest
+  TIMEOUT 1200)

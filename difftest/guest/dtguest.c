@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -185,6 +186,12 @@ static int trace_setup(void)
 	snprintf(p, sizeof(p), "%s/events/filemap/file_check_and_advance_md_wb_err/enable", tracedir);
 	if (access(p, W_OK) == 0)
 		write_file(p, "1");
+	/* a smaller ring buffer, to show that what it loses is counted (DT_TRACE_KB) */
+	if (getenv("DTGUEST_TRACE_KB")) {
+		snprintf(p, sizeof(p), "%s/buffer_size_kb", tracedir);
+		if (write_file(p, getenv("DTGUEST_TRACE_KB")))
+			die("%s: cannot set it to %s", p, getenv("DTGUEST_TRACE_KB"));
+	}
 	snprintf(p, sizeof(p), "%s/tracing_on", tracedir);
 	write_file(p, "1");
 	snprintf(p, sizeof(p), "%s/trace_pipe", tracedir);
@@ -192,6 +199,40 @@ static int trace_setup(void)
 	if (tracefd < 0)
 		return (tracedir = NULL), -1;
 	return 0;
+}
+
+/*
+ * What the ring buffer lost so far: over every CPU's stats, "overrun:" (events
+ * overwritten before trace_pipe read them) and "dropped events:" (refused when full),
+ * kernel/trace/trace.c tracing_stats_read(). A script's events the kernel did not keep
+ * are counted as its op's "lost" ones: its trace is then not compared.
+ */
+static long trace_losses(void)
+{
+	char p[256], buf[1024], *q;
+	long sum = 0;
+
+	if (!tracedir)
+		return 0;
+	for (int cpu = 0; cpu < 4096; cpu++) {
+		ssize_t n;
+		int fd;
+
+		snprintf(p, sizeof(p), "%s/per_cpu/cpu%d/stats", tracedir, cpu);
+		fd = open(p, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			break;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		if ((q = strstr(buf, "overrun: ")))
+			sum += strtol(q + 9, NULL, 10);
+		if ((q = strstr(buf, "dropped events: ")))
+			sum += strtol(q + 16, NULL, 10);
+	}
+	return sum;
 }
 
 static const char *label_of(unsigned maj, unsigned min, unsigned long ino, char *buf, size_t len)
@@ -1008,6 +1049,7 @@ static void run_script(const struct dt_script *s)
 {
 	struct dt_sresult r;
 	double t = now(), t1;
+	long losses, ring_lost = 0;
 
 	dt_sresult_init(&r, s->name, s->nops);
 	for (int i = 0; i < DT_MAX_FDS; i++)
@@ -1027,6 +1069,7 @@ static void run_script(const struct dt_script *s)
 	}
 	r.trace = tracedir != NULL;
 	trace_collect(NULL);	/* what set-up recorded */
+	losses = trace_losses();
 	t1 = now();
 	phase[PH_SETUP] += t1 - t;
 	for (int i = 0; i < s->nops; i++) {
@@ -1037,12 +1080,25 @@ static void run_script(const struct dt_script *s)
 		optime[s->ops[i].code] += t1 - t;
 		opcount[s->ops[i].code]++;
 		trace_collect(&r.ops[i]);
+		if (r.trace) {
+			long l = trace_losses();
+
+			if (l > losses) {
+				r.ops[i].tr_lost += (int)(l - losses > INT_MAX / 2 ? INT_MAX / 2 :
+							  l - losses);
+				ring_lost += l - losses;
+				losses = l;
+			}
+		}
 		phase[PH_TRACE] += now() - t1;
 	}
 	t = now();
 	teardown();
 	phase[PH_TEARDOWN] += now() - t;
 	r.complete = 1;
+	/* said apart from the ops' "lost" counts, which hold these too */
+	if (ring_lost)
+		fprintf(out, "DT I trace-losses %s %ld\n", s->name, ring_lost);
 	dt_sresult_print(out, &r);
 	fflush(out);
 	dt_sresult_free(&r);

@@ -5,6 +5,8 @@
 echo 1 >/proc/sys/kernel/printk   # ext2/ext4 error reports stay off the console
 echo "DT I kernel $(uname -r)"
 [ -f /dt/rawtrace ] && export DTGUEST_RAWTRACE=1
+# the trace ring buffer's size per CPU in KiB (campaign.sh's DT_TRACE_KB), to test its losses
+[ -f /dt/trace_kb ] && export DTGUEST_TRACE_KB="$(cat /dt/trace_kb)"
 # drivers a --kernel of your own has as modules (campaign.sh --modules DIR)
 if [ -f /dt/mods/order ]; then
 	while read -r m; do insmod "/dt/mods/$m" || echo "DT I insmod $m failed"; done </dt/mods/order

@@ -277,8 +277,9 @@ static void describe_lost(const struct dt_script *s, int i, const char *who, int
 	div->incomplete = 1;
 	dt_op_format(&s->ops[i], opt, sizeof(opt));
 	snprintf(div->what, sizeof(div->what),
-		 "%s dropped %d trace event(s) of op %d (line %d) `%s` past %d: not comparable",
-		 who, lost, i, s->ops[i].line, opt, DT_MAX_TRACE);
+		 "%s dropped %d trace event(s) of op %d (line %d) `%s` (past %d, or lost by the "
+		 "kernel's ring buffer): not comparable", who, lost, i, s->ops[i].line, opt,
+		 DT_MAX_TRACE);
 }
 
 int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_script *s,
