@@ -541,6 +541,42 @@ START_TEST(t_stops_until_mount)
 }
 END_TEST
 
+/* From the second cold review: each once let a kernel pass or failed a correct one */
+START_TEST(t_review2)
+{
+	struct dt_judge_opts fat = {.evict_forgets = 1};
+	struct dt_judge_result r;
+
+	/* the raw device is not remounted: its error is still owed after a cycle */
+	breaks(judge("script t\nopen d0 raw\nwrite d0\nerror data d0 EIO\nclose d0\ncycle\n"
+		     "open d1 raw\nfsync d1\nend\n",
+		     "DT S t trace\nDT R 0 0 0\nDT R 1 4096 0\nDT R 2 0 0\nDT T 2 set raw 0x0\n"
+		     "DT R 3 0 0\nDT R 4 0 0\nDT R 5 0 0\nDT R 6 0 0\nDT E t\n"), 6, DT_JUDGE_LOST);
+	/* vfat: eviction forgets the inode's error, not the superblock's (syncfs) */
+	breaks(judge_o("script t\nopen d0 f0 creat\nwrite d0\nerror data f0 EIO\nclose d0\nevict\n"
+		       "open d1 f0\nsyncfs d1\nend\n",
+		       "DT S t trace\nDT R 0 0 0\nDT R 1 4096 0\nDT R 2 0 0\nDT T 2 set f0 0x0\n"
+		       "DT R 3 0 0\nDT R 4 0 0\nDT R 5 0 0\nDT R 6 0 0\nDT E t\n", &fat),
+	       6, DT_JUDGE_LOST);
+	/* without fail no write fails with EIO of its own: O_SYNC writes repeating it */
+	breaks(judge("script t\nopen d0 f0 creat sync\nwrite d0\nerror data f0 EIO\nfsync d0\n"
+		     "write d0\nwrite d0\nfsync d0\nend\n",
+		     "DT S t trace\nDT R 0 0 0\nDT R 1 4096 0\nDT R 2 0 0\nDT T 2 set f0 0x0\n"
+		     "DT R 3 -1 EIO\nDT R 4 -1 EIO\nDT R 5 -1 EIO\nDT R 6 0 0\nDT E t\n"),
+	       4, DT_JUDGE_REPEAT);
+	/* a name an inode was opened through is no label of it (but on vfat, exfat): f1 is
+	 * the new file's alone */
+	r = judge("script t\nopen d0 f0 creat\nwrite d0\nfsync d0\nlink f0 f1\nopen d1 f1\n"
+		  "unlink f1\nopen d2 f1 creat\nwrite d2 8192\nfsync d2\nfail d2\nclose d2\n"
+		  "open d2 f1\nwrite d2\nfsync d2\nend\n",
+		  "DT S t trace\nDT R 0 0 0\nDT R 1 4096 0\nDT R 2 0 0\nDT R 3 0 0\nDT R 4 0 0\n"
+		  "DT R 5 0 0\nDT R 6 0 0\nDT R 7 8192 0\nDT R 8 0 0\nDT R 9 0 0\nDT R 10 0 0\n"
+		  "DT R 11 0 0\nDT R 12 4096 0\nDT R 13 -1 EIO\nDT T 13 set f1 0x0\n"
+		  "DT T 13 set f1 0x5\nDT E t\n");
+	clean(r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("judge");
@@ -575,6 +611,7 @@ int main(void)
 	tcase_add_test(tc, t_trace_objects);
 	tcase_add_test(tc, t_injected_errno);
 	tcase_add_test(tc, t_stops_until_mount);
+	tcase_add_test(tc, t_review2);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
