@@ -109,6 +109,7 @@ struct jstate {
 struct jctx {
 	const struct dt_judge_opts *o;
 	jmask injected;    /* the errnos the script injects: never a call's own error */
+	int real;          /* the script has real I/O errors (fail): a write may fail EIO */
 	int bad;
 	enum dt_judge_kind kind;
 	char why[160];
@@ -250,7 +251,10 @@ static void desc_init(const struct jctx *c, const struct jstate *st, struct jdes
 				continue;
 			if (e->dead && ino != J_INO_DEV && ino != J_INO_RAW)
 				continue; /* rule 4: an error from before the mount */
-			if (e->seen || e->evicted || e->dead || (ino == J_INO_DEV && c->o->reads_dev))
+			/* eviction forgets an inode's error (vfat, exfat), not the
+			 * superblock's (syncfs) */
+			if (e->seen || (e->evicted && ch == CH_FILE) || e->dead ||
+			    (ino == J_INO_DEV && c->o->reads_dev))
 				how = 1;
 			b_set(how == 2 ? &d->owed[ch] : &d->may[ch], i);
 		}
@@ -300,10 +304,10 @@ static int own_cause(const struct jctx *c, int err)
 }
 
 /* A sync call of description @d on its channel @ch: @must, it must report what is owed;
- * @is_write, an error may be the write's own (ENOSPC...), not a report; @data_only, it
- * reports data errors only (sync_file_range: a file's, never metadata). */
+ * @data_only, it reports data errors only (sync_file_range: a file's, never metadata).
+ * A failed write's error of its own is the other way run_seq() follows. */
 static void sync_call(struct jctx *c, struct jstate *st, struct jdesc *d, int ch, long ret,
-		      int err, int must, int is_write, int data_only)
+		      int err, int must, int data_only)
 {
 	struct jbits owed = d->owed[ch], any = {{0}};
 	unsigned seen = chan(d->ino, ch);
@@ -346,7 +350,7 @@ static void sync_call(struct jctx *c, struct jstate *st, struct jdesc *d, int ch
 		}
 		return;
 	}
-	if (is_write || stopped(c, st, d->ino, err))
+	if (stopped(c, st, d->ino, err))
 		return;
 	told = b_any(&d->told[ch]);
 	for (int i = 0; i < st->nev && !told; i++)
@@ -368,7 +372,7 @@ static void sync_dir(struct jctx *c, struct jstate *st, long ret, int err)
 	memset(&d, 0, sizeof(d));
 	d.ino = J_INO_DIR;
 	desc_init(c, st, &d, J_INO_DIR);
-	sync_call(c, st, &d, CH_FILE, ret, err, 1, 0, 0);
+	sync_call(c, st, &d, CH_FILE, ret, err, 1, 0);
 }
 
 /* ---- the ops ---- */
@@ -394,8 +398,10 @@ static void op_open(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 			st->ino[ino].nnames = 1;
 		}
 		/* vfat and exfat number an inode anew when it is read in: the
-		 * trace then names it after the name it is opened through */
-		st->ino[ino].labels |= (unsigned char)(1u << op->file);
+		 * trace then names it after the name it is opened through; other
+		 * filesystems keep the number, and the name it was made under */
+		if (c->o->evict_forgets)
+			st->ino[ino].labels |= (unsigned char)(1u << op->file);
 	}
 	for (k = 0; k < DT_MAX_FDS && st->d[k].ino >= 0; k++)
 		;
@@ -445,25 +451,25 @@ static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 	case OP_WRITE:
 		/* generic_write_sync() after a write of at least one byte */
 		if (d && (d->flags & (OPEN_SYNC | OPEN_DSYNC)) && op->len > 0 && !(own && ret < 0))
-			sync_call(c, st, d, CH_FILE, ret, err, must, 1, 0);
+			sync_call(c, st, d, CH_FILE, ret, err, must, 0);
 		break;
 	case OP_FSYNC:
 	case OP_FDATASYNC:
 		if (d)
-			sync_call(c, st, d, CH_FILE, ret, err, must, 0, 0);
+			sync_call(c, st, d, CH_FILE, ret, err, must, 0);
 		break;
 	case OP_MSYNC:
 		if (d && (op->flags & MSYNC_SYNC))
-			sync_call(c, st, d, CH_FILE, ret, err, must, 0, 0);
+			sync_call(c, st, d, CH_FILE, ret, err, must, 0);
 		break;
 	case OP_SFR:
 		if (d && (op->flags & (SFR_WAIT_BEFORE | SFR_WAIT_AFTER)))
-			sync_call(c, st, d, CH_FILE, ret, err, 0, 0, 1);
+			sync_call(c, st, d, CH_FILE, ret, err, 0, 1);
 		break;
 	case OP_SYNCFS:
 		/* a block device's syncfs: the bdev pseudo-filesystem's, not judged */
 		if (d && is_fs_ino(d->ino))
-			sync_call(c, st, d, CH_FS, ret, err, 1, 0, 0);
+			sync_call(c, st, d, CH_FS, ret, err, 1, 0);
 		break;
 	case OP_FSYNCDIR:
 		sync_dir(c, st, ret, err);
@@ -511,7 +517,8 @@ static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 	case OP_CYCLE:
 		/* rule 4: what the old mount did not report is nobody's now */
 		for (int i = 0; i < st->nev; i++)
-			st->ev[i].dead = 1;
+			if (st->ev[i].ino != J_INO_RAW) /* the raw device is not remounted */
+				st->ev[i].dead = 1;
 		st->meta_failed = 0; /* a new mount has not stopped */
 		break;
 	case OP_EVICT:
@@ -653,21 +660,23 @@ static int set_add(struct jset *set, const struct jstate *st)
 	return 0;
 }
 
-/* Whether sub-op @op's result @ret may be an error of its own rather than a report (a
- * write, O_SYNC or not, that failed): then both are followed */
-static int two_ways(const struct dt_op *op, long ret)
+/* Whether sub-op @op's result (@ret, @err) may be an error of its own rather than a
+ * report (a write, O_SYNC or not, that failed: ENOSPC...; EIO only where the script
+ * fails real I/O): then both are followed */
+static int two_ways(const struct jctx *c, const struct dt_op *op, long ret, int err)
 {
 	if (op->code == OP_CHILD)
 		op = &op->sub[0];
-	return op->code == OP_WRITE && ret < 0;
+	return op->code == OP_WRITE && ret < 0 && (err != EIO || c->real);
 }
 
 /* How many ways op @op may have run (run_seq()'s @seq from 0 to that) */
-static int nways(const struct dt_op *op, const struct dt_opres *o)
+static int nways(const struct jctx *c, const struct dt_op *op, const struct dt_opres *o)
 {
 	if (op->code != OP_PAR)
-		return two_ways(op, o->ret[0]) ? 2 : 1;
-	return 4 << (two_ways(&op->sub[0], o->ret[0]) + two_ways(&op->sub[1], o->ret[1]));
+		return two_ways(c, op, o->ret[0], o->err[0]) ? 2 : 1;
+	return 4 << (two_ways(c, &op->sub[0], o->ret[0], o->err[0]) +
+		     two_ways(c, &op->sub[1], o->ret[1], o->err[1]));
 }
 
 /* One way op @op may have run from @from into @to. A par line's two ops, in either
@@ -690,7 +699,7 @@ static void run_seq(struct jctx *c, const struct jstate *from, struct jstate *to
 	seq >>= 2;
 	for (int k = 0; k < 2; k++) {
 		own[k] = 0;
-		if (two_ways(&op->sub[k], o->ret[k])) {
+		if (two_ways(c, &op->sub[k], o->ret[k], o->err[k])) {
 			own[k] = seq & 1;
 			seq >>= 1;
 		}
@@ -765,12 +774,13 @@ void dt_judge(const struct dt_script *s, const struct dt_sresult *r,
 
 			if (x->code == OP_ERR_DATA || x->code == OP_ERR_META)
 				base.injected |= bit(x->err);
+			base.real |= x->code == OP_FAIL;
 		}
 
 	for (int i = 0; i < s->nops; i++) {
 		const struct dt_op *op = &s->ops[i];
 		const struct dt_opres *or = &r->ops[i];
-		int nseq = nways(op, or);
+		int nseq = nways(&base, op, or);
 		struct jctx first = base;
 		struct jevents ev;
 
