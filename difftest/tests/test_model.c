@@ -147,6 +147,17 @@ START_TEST(t_tmpfs)
 	r = run("stock", FS_TMPFS, "open d0 f1 creat\nfail d0\n");
 	ck_assert_int_eq(ERR(r, 1), EOPNOTSUPP);
 	dt_sresult_free(&r);
+	/* neither has vfat nor exfat (fs/fat, fs/exfat: no ->fiemap on 6.1 or 6.12);
+	 * btrfs has one (btrfs_fiemap), block device or not */
+	r = run("stock", FS_VFAT, "open d0 f1 creat\nfail d0\n");
+	ck_assert_int_eq(ERR(r, 1), EOPNOTSUPP);
+	dt_sresult_free(&r);
+	r = run("stock", FS_EXFAT, "open d0 f1 creat\nfail d0\n");
+	ck_assert_int_eq(ERR(r, 1), EOPNOTSUPP);
+	dt_sresult_free(&r);
+	r = run("stock", FS_BTRFS, "open d0 f1 creat\nfail d0\n");
+	ck_assert_int_eq(ERR(r, 1), 0);
+	dt_sresult_free(&r);
 }
 END_TEST
 
