@@ -59,6 +59,7 @@ const struct dt_fs_rules dt_fs_tmpfs = {
 	.name = "tmpfs",
 	.has_bdev = 0,
 	.no_disk = 1,
+	.no_fiemap = 1, /* mm/shmem.c: no ->fiemap */
 	.stable_ino = 1,
 	.pins_inodes = 1,
 	.fsync = noop_fsync,

@@ -76,9 +76,9 @@ void m_op_fail(struct m_state *m, const struct dt_op *op, struct out *w)
 		m_put(w, 0, 0);
 		return;
 	}
-	/* fs/ioctl.c ioctl_fiemap(): no ->fiemap (tmpfs): EOPNOTSUPP before
-	 * anything is written back; the guest changes no table */
-	if (!m->fsr->has_bdev) {
+	/* fs/ioctl.c ioctl_fiemap(): no ->fiemap (tmpfs, vfat, exfat):
+	 * EOPNOTSUPP before anything is written back; the guest changes no table */
+	if (m->fsr->no_fiemap) {
 		m_fail(w, EOPNOTSUPP);
 		return;
 	}

@@ -140,6 +140,8 @@ struct dt_fs_rules {
 					   vfat, exfat: iunique()); the guest labels a number
 					   when it first sees it */
 	unsigned no_link : 1;           /* no ->link (vfat, exfat): link(2) fails EPERM */
+	unsigned no_fiemap : 1;         /* no ->fiemap (tmpfs, vfat, exfat): FS_IOC_FIEMAP
+					   fails EOPNOTSUPP (fs/ioctl.c ioctl_fiemap()) */
 	unsigned journal_data : 1;      /* ext4 data=journal: write() journals the data
 					   buffers (write_end_fn(): ext4_handle_dirty_metadata())
 					   and never tags the page cache dirty */
