@@ -520,7 +520,8 @@ for k in "${klist[@]}"; do
 		jline=$(printf '%s\n' "$contract" | sed -n 's/.*linux=\([^,]*\).*/\1/p')
 		[ -n "$jline" ] || jline=6.1
 	fi
-	dt_contract_check "$DT" "$out" "$k" "$jline" "${fss[@]}" || status=1
+	# its own contract: --contract's, else the flavour's (stock, patched)
+	dt_contract_check "$DT" "$out" "$k" "$jline" "${contract:-$k}" "${fss[@]}" || status=1
 
 	for c in "${contracts[@]}"; do
 		cfull=$c
@@ -579,6 +580,7 @@ for k in "${klist[@]}"; do
 			if guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k-final" "$split" "${cand[@]}"; then
 				for fs in "${shrinkpairs[@]}"; do
 					"$DT" compare -c "$cfull" -f "$fs" -k "$k" -d "$out/cases-$k-$ctag-$fs.dt" \
+						$([ "$k" = custom ] || echo -T) $([ "$own" = 1 ] && echo -O) \
 						"$out/div-$k-$ctag-$fs.dt" "$out/res-$k-final-$fs.log" \
 						>"$out/compare-final-$k-$ctag-$fs.txt" || true
 				done

@@ -31,7 +31,7 @@ verdict stock sample_raw
 # deviations, the patched kernel keeps it, a patched log with one report removed fails
 judged() {
 	local st=0
-	dt_contract_check "$DT" "$out" "$1" 6.1 ext2 ext4-ordered || st=$?
+	dt_contract_check "$DT" "$out" "$1" 6.1 "$1" ext2 ext4-ordered || st=$?
 	echo "judged $1${2:+ $2}: $st"
 }
 judged stock
