@@ -97,50 +97,74 @@ int m_trace_equal_par(int one_file, const struct dt_opres *pred, const struct dt
 }
 
 /* What the script's "fail" lines fail: WB_FAILED_FILE (a file's extents),
- * WB_FAILED_RAW (the raw device), or 0: none; @files: bit K for each file fK whose
- * extents a "fail" fails (the trace labels an inode after the name it was opened
- * through first) */
-static int fail_kinds(const struct dt_script *s, unsigned *files)
+ * WB_FAILED_RAW (the raw device), or 0: none */
+static int fail_kinds(const struct dt_script *s)
 {
-	signed char lab[DT_MAX_FDS];
+	unsigned char raw[DT_MAX_FDS] = {0};
 	int kinds = 0;
 
-	memset(lab, -1, sizeof(lab));
-	*files = 0;
 	for (int i = 0; i < s->nops; i++) {
 		const struct dt_op *op = &s->ops[i];
 
 		if (op->code == OP_OPEN)
-			lab[op->fd] = (signed char)op->file;
+			raw[op->fd] = op->file == DT_FILE_RAW;
 		else if (op->code == OP_DUP)
-			lab[op->fd2] = lab[op->fd];
-		else if (op->code == OP_FAIL && lab[op->fd] == DT_FILE_RAW)
-			kinds |= WB_FAILED_RAW;
-		else if (op->code == OP_FAIL && lab[op->fd] >= 0 && lab[op->fd] < DT_MAX_FILES) {
-			kinds |= WB_FAILED_FILE;
-			*files |= 1u << lab[op->fd];
-		}
+			raw[op->fd2] = raw[op->fd];
+		else if (op->code == OP_FAIL)
+			kinds |= raw[op->fd] ? WB_FAILED_RAW : WB_FAILED_FILE;
 	}
 	return kinds;
 }
 
-/* The files whose pages op @op writes back (bit K: fK; @lab: each descriptor's file):
- * a sync of one descriptor, its file; a par line, either op's; the others that write
- * back (sync, syncfs, evict, fail...), every file. */
-static unsigned wb_files(const struct dt_op *op, const signed char *lab)
+/* The trace label (bit K: "fK") of inode @i of the model: the name it was made under,
+ * as the guest labels it (model/vfs.c) */
+static unsigned label_bit(const struct m_state *m, int i)
 {
+	int l = i >= 0 ? m->ino[i].label : -1;
+
+	return l >= 0 && l < DT_MAX_FILES ? 1u << l : 0;
+}
+
+/* The files whose extents are under the dm error target now (a fail before this op, no
+ * heal since), by their trace labels */
+static unsigned failed_files(const struct m_state *m)
+{
+	unsigned b = 0;
+
+	for (int d = 0; d < MAX_DINODES; d++) {
+		const struct m_dinode *di = &m->dino[d];
+
+		if (!di->used || !di->fail_pages)
+			continue;
+		if (di->mem >= 0)
+			b |= label_bit(m, di->mem);
+		else if (di->label >= 0 && di->label < DT_MAX_FILES)
+			b |= 1u << di->label;
+	}
+	return b;
+}
+
+/* The files whose pages op @op writes back, by trace label, in the model's state before
+ * it: a sync of one descriptor (or a write through it, in a par line: O_SYNC, O_DIRECT),
+ * its file; a par line, either op's; the others that write back (sync, syncfs, evict,
+ * fail...), every file. */
+static unsigned wb_files(const struct m_state *m, const struct dt_op *op)
+{
+	int k;
+
 	switch (op->code) {
 	case OP_FSYNC:
 	case OP_FDATASYNC:
 	case OP_SFR:
 	case OP_MSYNC:
-		return op->fd >= 0 && lab[op->fd] >= 0 && lab[op->fd] < DT_MAX_FILES ?
-			       1u << lab[op->fd] : 0;
+	case OP_WRITE:
+	case OP_MWRITE:
+		k = op->fd >= 0 ? m->slot[op->fd] : -1;
+		return k >= 0 ? label_bit(m, m->fd[k].ino) : 0;
 	case OP_CHILD:
-		return wb_files(&op->sub[0], lab);
+		return wb_files(m, &op->sub[0]);
 	case OP_PAR:
-		return (m_writes_back(&op->sub[0]) ? wb_files(&op->sub[0], lab) : 0) |
-		       (m_writes_back(&op->sub[1]) ? wb_files(&op->sub[1], lab) : 0);
+		return wb_files(m, &op->sub[0]) | wb_files(m, &op->sub[1]);
 	default:
 		return ~0u;
 	}
@@ -148,20 +172,21 @@ static unsigned wb_files(const struct dt_op *op, const signed char *lab)
 
 /*
  * The observed trace of op @op, without the set events of real writeback
- * failures, which are not compared (see m_writeback()): on a failed file ("set fK",
- * K in @failed) that the op writes back (m_writes_back(), wb_files()) when the
- * script fails a file's extents, on the raw device ("set raw") when it fails that
- * (@real: fail_kinds()), or in which the model wrote back a page over a failed extent
- * (@wb_failed: an O_SYNC write, a child's syncfs, a remount, the raw device's last
- * close, ...); every other event is compared: one on a file nobody failed, or that
- * the op does not write back, could not have come from the failed extents.
+ * failures, which are not compared (see m_writeback()): on a file failed now
+ * ("set fK", K in @failed) that the op writes back (@files, wb_files(); a par line
+ * may write back through any of its ops) when the script fails a file's extents, on
+ * the raw device ("set raw") when it fails that (@real: fail_kinds()), or in which the
+ * model wrote back a page over a failed extent (@wb_failed: an O_SYNC write, a child's
+ * syncfs, a remount, the raw device's last close, ...); every other event is compared:
+ * one on a file nobody failed, or not now, or that the op does not write back, could
+ * not have come from the failed extents.
  */
 static void filter_obs(const struct dt_op *op, int real, int wb_failed, unsigned failed,
-		       const signed char *lab, const struct dt_opres *o, struct dt_opres *out)
+		       unsigned files, const struct dt_opres *o, struct dt_opres *out)
 {
-	int drop = (m_writes_back(op) ? real : 0) | wb_failed;
-	unsigned files = failed & (wb_failed & WB_FAILED_FILE ? ~0u : wb_files(op, lab));
+	int drop = (m_writes_back(op) || op->code == OP_PAR ? real : 0) | wb_failed;
 
+	files &= failed;
 	*out = *o;
 	out->ntr = 0;
 	for (int t = 0; t < o->ntr; t++) {
@@ -288,9 +313,7 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 	struct m_state *m = malloc(sizeof(*m));
 	struct dt_sresult local;
 	int ndiv = 0, trace = obs ? obs->trace : 1, cut = obs ? cut_at(s, obs) : s->nops;
-	unsigned failed;
-	int real = fail_kinds(s, &failed);
-	signed char lab[DT_MAX_FDS];
+	int real = fail_kinds(s);
 
 	if (!m)
 		abort();
@@ -307,7 +330,6 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 		div->cut_op = -1;
 		div->cut_why[0] = 0;
 	}
-	memset(lab, -1, sizeof(lab));
 	for (int i = 0; i < s->nops; i++) {
 		const struct dt_op *op = &s->ops[i];
 		struct dt_opres *p = &pred->ops[i];
@@ -315,17 +337,17 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 		struct dt_opres ofilt;
 		const struct dt_opres *o = NULL;
 		char note[96];
+		unsigned failed, files;
 		int bad;
 
 		note[0] = 0;
 		m->wb_failed = 0;
-		if (i > 0 && s->ops[i - 1].code == OP_OPEN)
-			lab[s->ops[i - 1].fd] = (signed char)s->ops[i - 1].file;
-		else if (i > 0 && s->ops[i - 1].code == OP_DUP)
-			lab[s->ops[i - 1].fd2] = lab[s->ops[i - 1].fd];
+		/* what is failed, and what the op writes back, as it begins */
+		failed = failed_files(m);
+		files = wb_files(m, op);
 		if (op->code == OP_PAR) {
 			if (obs) {
-				filter_obs(op, real, 0, failed, lab, i < obs->nops ? &obs->ops[i] : &none,
+				filter_obs(op, real, 0, failed, files, i < obs->nops ? &obs->ops[i] : &none,
 					   &ofilt);
 				o = &ofilt;
 			}
@@ -335,7 +357,8 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 
 			m_step(m, op, &w);
 			if (obs) {
-				filter_obs(op, real, m->wb_failed, failed, lab,
+				filter_obs(op, real, m->wb_failed, failed,
+					   m->wb_failed & WB_FAILED_FILE ? ~0u : files,
 					   i < obs->nops ? &obs->ops[i] : &none, &ofilt);
 				o = &ofilt;
 			}
