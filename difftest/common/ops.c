@@ -749,9 +749,14 @@ static int parse_mwrite(struct dt_pctx *c, char **tok, int n, struct dt_op *op)
 	if (dt_parse_num(c, tok[2], &op->off, "offset") ||
 	    dt_parse_num(c, tok[3], &op->len, "length"))
 		return -1;
-	if (op->off < 0 || op->len < 1 || op->off + op->len > DT_MAX_FILE_SIZE)
-		return dt_perr(c, "mwrite offset and length must lie in the first %lld MiB",
-			       DT_MAX_FILE_SIZE >> 20);
+	if (op->off < 0 || op->len < 1)
+		return dt_perr(c, "mwrite offset %lld and length %lld: want OFFSET >= 0, LENGTH >= 1",
+			       op->off, op->len);
+	/* OFFSET + LENGTH without computing it: the sum of two long longs can overflow */
+	if (op->off > DT_MAX_FILE_SIZE || op->len > DT_MAX_FILE_SIZE - op->off)
+		return dt_perr(c, "mwrite offset %lld and length %lld end past %lld: a store lies "
+			       "in the first %lld MiB (the model's page cache of a file)", op->off,
+			       op->len, DT_MAX_FILE_SIZE, DT_MAX_FILE_SIZE >> 20);
 	return 0;
 }
 
