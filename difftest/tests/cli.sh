@@ -124,6 +124,20 @@ gen-seed)
 	keep seed
 	same noseed seed
 	;;
+gen-names)
+	# the longest names gen makes (a 24-character prefix, a 20-digit seed) are distinct,
+	# and so are the names of shrink's candidates of them (ORIG~rROUNDcN), which the
+	# guest's results are told apart by
+	p=abcdefghijklmnopqrstuvwx
+	run 0 gen -p $p -s 18446744073709551615 -n 3 -o 6
+	keep g
+	has g "^script $p\\.s18446744073709551615\\.2\$"
+	dup=$(sed -n 's/^script //p' "$t/g" | sort | uniq -d)
+	[ -z "$dup" ] || fail "gen: names given twice: $dup"
+	run 0 shrink -r 1000000 "$t/g"
+	dup=$(sed -n 's/^script //p' "$t/out" | sort | uniq -d | head -n 3)
+	[ -z "$dup" ] || fail "shrink: candidate names given twice:" $dup
+	;;
 bad-fs)
 	for a in "gen -f zfs" "predict --fs zfs $scn/meta.dt" "compare -f zfs x y"; do
 		run 2 $a
