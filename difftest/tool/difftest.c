@@ -822,21 +822,24 @@ static int reduce(const struct dt_script *s, int from, int n, struct dt_script *
 
 /*
  * The candidate reductions of @s (chunks of n/2, n/4, ..., 1 removed), named
- * ORIG~rROUNDcN, appended to @out.
+ * ORIG~rROUNDcN, appended to @out. N counts the candidates of the whole batch
+ * (@c), so no two share a name even where ORIG is cut short to keep the name
+ * under DT_NAME_MAX: the guest's results are told apart by name.
  */
-static void candidates(const struct dt_script *s, struct dt_batch *out)
+static void candidates(const struct dt_script *s, int *c, struct dt_batch *out)
 {
-	int c = 0;
-
 	for (int chunk = s->nops / 2; chunk >= 1; chunk /= 2) {
 		for (int from = 0; from < s->nops; from += chunk) {
 			struct dt_script t, *n;
+			char sfx[32];
 
 			if (reduce(s, from, chunk, &t)) {
 				dt_script_free(&t);
 				continue;
 			}
-			snprintf(t.name, sizeof(t.name), "%.40s~r%dc%d", s->name, round, c++);
+			snprintf(sfx, sizeof(sfx), "~r%dc%d", round, (*c)++);
+			snprintf(t.name, sizeof(t.name), "%.*s%s",
+				 (int)(sizeof(t.name) - 1 - strlen(sfx)), s->name, sfx);
 			n = realloc(out->scripts, (size_t)(out->nscripts + 1) * sizeof(*n));
 			if (!n)
 				abort();
@@ -885,7 +888,7 @@ static int cmd_shrink(int argc, char **argv)
 {
 	struct dt_batch b, cand = {0, NULL};
 	struct dt_results r;
-	int i, *first;
+	int i, *first, c = 0;
 
 	i = parse_opts(argc, argv);
 	if (argc - i < 1 || argc - i > 2)
@@ -897,7 +900,7 @@ static int cmd_shrink(int argc, char **argv)
 		abort();
 	for (int k = 0; k < b.nscripts; k++) {
 		first[k] = cand.nscripts;
-		candidates(&b.scripts[k], &cand);
+		candidates(&b.scripts[k], &c, &cand);
 	}
 	first[b.nscripts] = cand.nscripts;
 	if (argc - i == 1) {
@@ -1015,7 +1018,9 @@ static const struct cmd cmds[] = {
 	{"shrink", cmd_shrink, "[-c CONTRACT] [-f FS] [-r ROUND] DIVBATCH [RESULTS]",
 	 "smaller scripts that still diverge",
 	 "Without RESULTS: print the candidate reductions of each script of DIVBATCH\n"
-	 "(chunks of its ops removed), named ORIG~rROUNDcN, for the guest to run.\n"
+	 "(chunks of its ops removed), named ORIG~rROUNDcN, for the guest to run: N\n"
+	 "counts the candidates of the batch, ORIG is cut short where the name would pass\n"
+	 "63 characters.\n"
 	 "With RESULTS (the guest's results for those candidates): print, for each\n"
 	 "original, its smallest candidate still divergent (or the original), as the\n"
 	 "next DIVBATCH; a line per script on stderr.\n"
