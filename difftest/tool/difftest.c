@@ -178,9 +178,10 @@ static void set_fs(const char *s)
 
 static const char *long_name(int c);
 
-/* @s as a whole number in [min, max], or a usage error naming option -@c */
+/* @s as a whole number in [min, max], or a usage error naming option -@c (and saying
+ * @why the limit, when not NULL) */
 static unsigned long long number(int c, const char *s, unsigned long long min,
-				 unsigned long long max)
+				 unsigned long long max, const char *why)
 {
 	unsigned long long v;
 	char *end;
@@ -188,8 +189,8 @@ static unsigned long long number(int c, const char *s, unsigned long long min,
 	errno = 0;
 	v = strtoull(s, &end, 0);
 	if (!*s || *s == '-' || *end || errno || v < min || v > max)
-		usage_error("-%c (--%s) '%s': want a whole number from %llu to %llu", c,
-			    long_name(c), s, min, max);
+		usage_error("-%c (--%s) '%s': want a whole number from %llu to %llu%s%s", c,
+			    long_name(c), s, min, max, why ? ": " : "", why ? why : "");
 	return v;
 }
 
@@ -225,6 +226,9 @@ static const char *long_name(int c)
 			return a->name;
 	return "?";
 }
+
+/* gen's help and -o's message say these numbers */
+_Static_assert(DT_MAX_OPS == 4096 && DT_GEN_MAX_OPS == 2048, "gen's texts name the limits");
 
 /* Option values: compare's, shrink's, gen's (cmd_gen), report's */
 static const char *tsv, *divfile;
@@ -273,10 +277,15 @@ static int parse_opts(int argc, char **argv)
 		case 'k': kernel = optarg; break;
 		case 't': tsv = optarg; break;
 		case 'd': divfile = optarg; break;
-		case 'r': round = (int)number(c, optarg, 1, 1000000); break;
-		case 's': seed = number(c, optarg, 0, UINT64_MAX); seed_given = 1; break;
-		case 'n': nscripts = (long)number(c, optarg, 1, 1000000); break;
-		case 'o': gen_ops = (long)number(c, optarg, 1, DT_MAX_OPS); break;
+		case 'r': round = (int)number(c, optarg, 1, 1000000, NULL); break;
+		case 's': seed = number(c, optarg, 0, UINT64_MAX, NULL); seed_given = 1; break;
+		case 'n': nscripts = (long)number(c, optarg, 1, 1000000, NULL); break;
+		case 'o':
+			gen_ops = (long)number(c, optarg, 1, DT_GEN_MAX_OPS,
+					       "a script holds 4096 operations, "
+					       "and the closes a cycle needs first can double a "
+					       "script's lines");
+			break;
 		case 'p': prefix = optarg; break;
 		case 'R': gen_real = 1; break;
 		case 'm': report_opts.markdown = optarg; break;
@@ -958,7 +967,9 @@ static const struct cmd cmds[] = {
 	 "                            a block device (tmpfs)\n"
 	 "  -s, --seed SEED           default 1, said on stderr when not given\n"
 	 "  -n, --scripts N           scripts (default 10)\n"
-	 "  -o, --ops N               operations per script, 1 to 4096 (default 30)\n"
+	 "  -o, --ops N               operations per script, 1 to 2048 (default 30); the\n"
+	 "                            closes a cycle needs first come on top, so a script\n"
+	 "                            stays within the 4096 operations one holds\n"
 	 "  -p, --prefix PREFIX       the names' prefix (default random)\n"
 	 "  -R, --real                real I/O errors (fail, heal), for ext2 and\n"
 	 "                            ext4-ordered\n", "fsnopR"},
