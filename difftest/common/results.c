@@ -119,14 +119,15 @@ static int rd_err(struct reader *rd, const char *fmt, ...)
 /* S NAME [trace] */
 static int rd_start(struct reader *rd, const char *args)
 {
-	char name[DT_NAME_MAX + 1], extra[16] = "";
+	char name[DT_NAME_MAX + 1], extra[16] = "", more[2];
 	struct dt_sresult *r;
 	int k, n;
 
 	if (rd->cur)
 		return rd_err(rd, "block of script %s has no 'DT E'", rd->cur->name);
-	n = sscanf(args, "%64s %15s", name, extra);
-	if (n < 1 || (n == 2 && strcmp(extra, "trace")) || strlen(name) >= DT_NAME_MAX)
+	/* NAME, then "trace" or nothing: a third word is an error */
+	n = sscanf(args, "%64s %15s %1s", name, extra, more);
+	if (n < 1 || n > 2 || (n == 2 && strcmp(extra, "trace")) || strlen(name) >= DT_NAME_MAX)
 		return rd_err(rd, "bad script start 'DT S %s'", args);
 	for (k = 0; k < rd->b->nscripts && strcmp(rd->b->scripts[k].name, name); k++)
 		;
