@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,12 +219,20 @@ static int rd_trace(struct reader *rd, const char *args)
 		return rd_err(rd, "trace event for op %s: events belong to the op", a);
 	o = &rd->cur->ops[i];
 	if (!strncmp(ev + 1, "lost ", 5)) {
-		int n;
-		char end;
+		const char *num = ev + 6;
+		char *end = NULL;
+		long n;
 
-		if (o->tr_lost || sscanf(ev + 6, "%d%c", &n, &end) != 1 || n <= 0)
+		if (o->tr_lost)
 			return rd_err(rd, "bad trace line 'DT T %s'", args);
-		o->tr_lost = n;
+		/* digits only, and the number read checked: sscanf's %d is undefined
+		 * past an int (glibc wraps it) */
+		errno = 0;
+		n = isdigit((unsigned char)*num) ? strtol(num, &end, 10) : 0;
+		if (n < 1 || n > INT_MAX || *end || errno)
+			return rd_err(rd, "bad lost count '%s' of op %d (want 1 to %d)", num, i,
+				      INT_MAX);
+		o->tr_lost = (int)n;
 		return 0;
 	}
 	if (o->ntr == DT_MAX_TRACE || strlen(ev + 1) >= DT_TRACE_LEN)
