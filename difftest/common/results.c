@@ -276,11 +276,37 @@ static int rd_line(struct reader *rd, const char *p)
 	return rd_err(rd, "unknown line 'DT %.60s'", p);
 }
 
+/*
+ * One line of @f, without its newline, into @buf (@len bytes, NUL-terminated);
+ * the rest of a longer line is read and dropped. Returns the line's length
+ * (@len or more: cut), -1 at the end of the file; *@nul is 1 when the line
+ * holds a NUL byte (which would end @buf's string early).
+ */
+static long rd_getline(FILE *f, char *buf, size_t len, int *nul)
+{
+	long n = 0;
+	int ch;
+
+	*nul = 0;
+	while ((ch = getc(f)) != EOF && ch != '\n') {
+		*nul |= !ch;
+		if ((size_t)n < len - 1)
+			buf[n] = (char)ch;
+		n++;
+	}
+	if (ch == EOF && !n)
+		return -1;
+	buf[(size_t)n < len ? (size_t)n : len - 1] = 0;
+	return n;
+}
+
 int dt_results_read(FILE *f, const char *fname, const struct dt_batch *b,
 		    struct dt_results *out, char *err, size_t errlen)
 {
 	struct reader rd = {fname, 0, b, out, NULL, NULL, err, errlen};
 	char line[512];
+	long l;
+	int nul;
 
 	memset(out, 0, sizeof(*out));
 	err[0] = 0;
@@ -288,25 +314,22 @@ int dt_results_read(FILE *f, const char *fname, const struct dt_batch *b,
 	if (!out->s)
 		abort();
 	out->n = b->nscripts;
-	while (fgets(line, sizeof(line), f)) {
-		size_t l = strcspn(line, "\r\n");
+	while ((l = rd_getline(f, line, sizeof(line), &nul)) >= 0) {
+		/* the guest's lines but DT I: the console's others (noise, a long DT I
+		 * line, a NUL byte in either) are skipped */
+		int dt = !strncmp(line, "DT ", 3) && strncmp(line, "DT I ", 5);
 
 		rd.line++;
-		if (!line[l] && !feof(f)) {
-			/* a long line: an error if it is a result; else skip the rest */
-			if (!strncmp(line, "DT ", 3) && strncmp(line, "DT I ", 5)) {
-				rd_err(&rd, "line longer than %zu characters", sizeof(line) - 2);
-				goto fail;
-			}
-			while (fgets(line, sizeof(line), f) && !strchr(line, '\n'))
-				;
-			continue;
+		if (dt && nul) {
+			rd_err(&rd, "a NUL byte");
+			goto fail;
 		}
-		line[l] = 0;
-		/* only the guest's lines; the console has others */
-		if (strncmp(line, "DT ", 3))
-			continue;
-		if (rd_line(&rd, line + 3))
+		if (dt && l > (long)sizeof(line) - 2) {
+			rd_err(&rd, "line longer than %zu characters", sizeof(line) - 2);
+			goto fail;
+		}
+		line[strcspn(line, "\r")] = 0;
+		if (dt && rd_line(&rd, line + 3))
 			goto fail;
 	}
 	if (ferror(f)) {
