@@ -242,10 +242,13 @@ static int rd_trace(struct reader *rd, const char *args)
 	return 0;
 }
 
-/* X MESSAGE */
+/* X MESSAGE: the first is kept; a bare X is a failure too */
 static int rd_fail(struct reader *rd, const char *args)
 {
-	snprintf(rd->cur->fail, sizeof(rd->cur->fail), "%.250s", args);
+	if (rd->cur->fail[0])
+		return 0;
+	snprintf(rd->cur->fail, sizeof(rd->cur->fail), "%.250s", *args ? args : "(no message)");
+	rd->cur->fail_line = rd->line;
 	return 0;
 }
 

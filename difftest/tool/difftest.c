@@ -13,7 +13,8 @@
  * or linux=6.12: the kernel line, where the two behave differently (model.h); another
  * version takes the nearest line, with a warning.
  * Exit status: 0 ok; 2 usage or parse error; compare: 1 divergences, 3 the guest did
- * not run some scripts (setup failure, no block, a block cut short).
+ * not run some scripts (setup failure, no block, a block cut short, its harness failed:
+ * DT X).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -985,7 +986,8 @@ static const struct cmd cmds[] = {
 	 "a line per divergent script (DIVERGE, with the smallest set of the contract's\n"
 	 "switches that, turned off, make the model accept the kernel: a documented\n"
 	 "deviation; else \"unexplained\"), per script the guest did not run (MISSING,\n"
-	 "INCOMPLETE, SETUP, NOTRACE) or a per-line rule cut short (CUT), then a summary.\n"
+	 "INCOMPLETE, SETUP, NOTRACE) or whose harness failed (INCOMPLETE: a DT X line),\n"
+	 "or a per-line rule cut short (CUT), then a summary.\n"
 	 "  -c, --contract CONTRACT   the contract the kernel is held to (below)\n"
 	 "  -f, --fs FS               the filesystem mode the guest ran (below)\n"
 	 "  -k, --kernel KERNEL       the kernel's name in the output (default kernel)\n"
@@ -998,7 +1000,7 @@ static const struct cmd cmds[] = {
 	 "  -O, --own                 CONTRACT is the kernel's own: a divergence is a\n"
 	 "                            finding, \"unexplained\", never put down to switches\n"
 	 "Exit status: 0 no divergence, 1 divergences, 2 usage or parse error, 3 the\n"
-	 "guest did not run some scripts.\n", "cfktdTO"},
+	 "guest did not run some scripts, or its harness failed in some.\n", "cfktdTO"},
 	{"judge", cmd_judge, "[-f FS] [-l LINE] [-k KERNEL] [-T] [-c CONTRACT] BATCH RESULTS",
 	 "the guest's results against the contract, not the model",
 	 "Hold RESULTS, the guest's DT lines for the scripts of BATCH, to the user-level\n"
