@@ -794,7 +794,7 @@ START_TEST(t_print_roundtrip)
 {
 	const char *s = "script x\nopen d0 f0 creat rdonly\nwrite d0 100\nsfr d0 WAIT_BEFORE|WAIT_AFTER 0 4096\n"
 			"error data d0 ENOSPC\nerror meta 122\npar syncfs d0 ; fsync d0\nclose d0\n"
-			"open d1 raw sync\nfsyncdir\nend\n";
+			"open d1 raw sync\nfsyncdir\nopen d2 dev\nfsync d2\nend\n";
 	struct dt_batch b = parse_ok(s), b2;
 	char *buf;
 	size_t len;
@@ -803,12 +803,13 @@ START_TEST(t_print_roundtrip)
 
 	dt_script_print(f, &b.scripts[0]);
 	fclose(f);
-	ck_assert_int_eq(dt_parse(buf, "rt", &b2, err, sizeof(err)), 0);
+	ck_assert_msg(dt_parse(buf, "rt", &b2, err, sizeof(err)) == 0, "%s in:\n%s", err, buf);
 	ck_assert_int_eq(b2.scripts[0].nops, b.scripts[0].nops);
 	ck_assert_int_eq(b2.scripts[0].ops[4].err, EDQUOT);
 	ck_assert_int_eq(b2.scripts[0].ops[5].sub[1].code, OP_FSYNC);
 	ck_assert_int_eq(b2.scripts[0].ops[8].code, OP_FSYNCDIR);
 	ck_assert_msg(strstr(buf, "\nfsyncdir\n") != NULL, "no fsyncdir line in:\n%s", buf);
+	ck_assert_int_eq(b2.scripts[0].ops[9].file, DT_FILE_DEV);
 	free(buf);
 	dt_batch_free(&b);
 	dt_batch_free(&b2);
