@@ -152,8 +152,13 @@ static void format_open(const struct dt_op *op, char *buf, size_t len)
 {
 	char f[16];
 
-	if (op->file == DT_FILE_RAW || op->file == DT_FILE_DEV)
-		snprintf(f, sizeof(f), op->file == DT_FILE_RAW ? "raw" : "dev");
+	if (op->file == DT_FILE_DEV) {
+		/* read-only, its only way (OPEN_RDONLY): the line takes no flags */
+		snprintf(buf, len, "open d%d dev", op->fd);
+		return;
+	}
+	if (op->file == DT_FILE_RAW)
+		snprintf(f, sizeof(f), "raw");
 	else
 		snprintf(f, sizeof(f), "f%d", op->file);
 	snprintf(buf, len, "open d%d %s%s%s%s%s%s%s", op->fd, f,
