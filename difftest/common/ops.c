@@ -152,8 +152,13 @@ static void format_open(const struct dt_op *op, char *buf, size_t len)
 {
 	char f[16];
 
-	if (op->file == DT_FILE_RAW || op->file == DT_FILE_DEV)
-		snprintf(f, sizeof(f), op->file == DT_FILE_RAW ? "raw" : "dev");
+	if (op->file == DT_FILE_DEV) {
+		/* read-only, its only way (OPEN_RDONLY): the line takes no flags */
+		snprintf(buf, len, "open d%d dev", op->fd);
+		return;
+	}
+	if (op->file == DT_FILE_RAW)
+		snprintf(f, sizeof(f), "raw");
 	else
 		snprintf(f, sizeof(f), "f%d", op->file);
 	snprintf(buf, len, "open d%d %s%s%s%s%s%s%s", op->fd, f,
@@ -749,9 +754,14 @@ static int parse_mwrite(struct dt_pctx *c, char **tok, int n, struct dt_op *op)
 	if (dt_parse_num(c, tok[2], &op->off, "offset") ||
 	    dt_parse_num(c, tok[3], &op->len, "length"))
 		return -1;
-	if (op->off < 0 || op->len < 1 || op->off + op->len > DT_MAX_FILE_SIZE)
-		return dt_perr(c, "mwrite offset and length must lie in the first %lld MiB",
-			       DT_MAX_FILE_SIZE >> 20);
+	if (op->off < 0 || op->len < 1)
+		return dt_perr(c, "mwrite offset %lld and length %lld: want OFFSET >= 0, LENGTH >= 1",
+			       op->off, op->len);
+	/* OFFSET + LENGTH without computing it: the sum of two long longs can overflow */
+	if (op->off > DT_MAX_FILE_SIZE || op->len > DT_MAX_FILE_SIZE - op->off)
+		return dt_perr(c, "mwrite offset %lld and length %lld end past %lld: a store lies "
+			       "in the first %lld MiB (the model's page cache of a file)", op->off,
+			       op->len, DT_MAX_FILE_SIZE, DT_MAX_FILE_SIZE >> 20);
 	return 0;
 }
 

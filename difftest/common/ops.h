@@ -61,6 +61,13 @@ int dt_check_op(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op *op, 
 
 #define DT_GEN_FILES 3 /* f0 .. f2 */
 #define DT_GEN_FDS 6   /* d0 .. d5 */
+/*
+ * The most steps (gen -o) a random script takes. A step prints one line, but a
+ * cycle first closes (and munmaps) every open descriptor, and a close munmaps
+ * first: each such extra line undoes an earlier step's open, dup or mmap, so N
+ * steps print at most 2N - 1 lines, within the DT_MAX_OPS a script holds.
+ */
+#define DT_GEN_MAX_OPS (DT_MAX_OPS / 2)
 
 /*
  * An op's share of the random scripts. Each step draws a number of 100: an op
@@ -92,7 +99,8 @@ struct dt_gen {
 
 /* The stream of script @i of @seed. */
 void dt_gen_seed(struct dt_gen *g, unsigned long long seed, long i);
-/* Print "script NAME", @nops ops (and the closes a cycle needs), "end" to g->f. */
+/* Print "script NAME", @nops ops (and the closes a cycle needs), "end" to g->f;
+ * @nops at most DT_GEN_MAX_OPS, so that the script parses. */
 void dt_gen_script(struct dt_gen *g, const char *name, int nops);
 /* 0 .. @n-1 */
 uint32_t dt_gen_rnd(struct dt_gen *g, uint32_t n);

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,14 +120,15 @@ static int rd_err(struct reader *rd, const char *fmt, ...)
 /* S NAME [trace] */
 static int rd_start(struct reader *rd, const char *args)
 {
-	char name[DT_NAME_MAX + 1], extra[16] = "";
+	char name[DT_NAME_MAX + 1], extra[16] = "", more[2];
 	struct dt_sresult *r;
 	int k, n;
 
 	if (rd->cur)
 		return rd_err(rd, "block of script %s has no 'DT E'", rd->cur->name);
-	n = sscanf(args, "%64s %15s", name, extra);
-	if (n < 1 || (n == 2 && strcmp(extra, "trace")) || strlen(name) >= DT_NAME_MAX)
+	/* NAME, then "trace" or nothing: a third word is an error */
+	n = sscanf(args, "%64s %15s %1s", name, extra, more);
+	if (n < 1 || n > 2 || (n == 2 && strcmp(extra, "trace")) || strlen(name) >= DT_NAME_MAX)
 		return rd_err(rd, "bad script start 'DT S %s'", args);
 	for (k = 0; k < rd->b->nscripts && strcmp(rd->b->scripts[k].name, name); k++)
 		;
@@ -217,12 +219,20 @@ static int rd_trace(struct reader *rd, const char *args)
 		return rd_err(rd, "trace event for op %s: events belong to the op", a);
 	o = &rd->cur->ops[i];
 	if (!strncmp(ev + 1, "lost ", 5)) {
-		int n;
-		char end;
+		const char *num = ev + 6;
+		char *end = NULL;
+		long n;
 
-		if (o->tr_lost || sscanf(ev + 6, "%d%c", &n, &end) != 1 || n <= 0)
+		if (o->tr_lost)
 			return rd_err(rd, "bad trace line 'DT T %s'", args);
-		o->tr_lost = n;
+		/* digits only, and the number read checked: sscanf's %d is undefined
+		 * past an int (glibc wraps it) */
+		errno = 0;
+		n = isdigit((unsigned char)*num) ? strtol(num, &end, 10) : 0;
+		if (n < 1 || n > INT_MAX || *end || errno)
+			return rd_err(rd, "bad lost count '%s' of op %d (want 1 to %d)", num, i,
+				      INT_MAX);
+		o->tr_lost = (int)n;
 		return 0;
 	}
 	if (o->ntr == DT_MAX_TRACE || strlen(ev + 1) >= DT_TRACE_LEN)
@@ -232,10 +242,13 @@ static int rd_trace(struct reader *rd, const char *args)
 	return 0;
 }
 
-/* X MESSAGE */
+/* X MESSAGE: the first is kept; a bare X is a failure too */
 static int rd_fail(struct reader *rd, const char *args)
 {
-	snprintf(rd->cur->fail, sizeof(rd->cur->fail), "%.250s", args);
+	if (rd->cur->fail[0])
+		return 0;
+	snprintf(rd->cur->fail, sizeof(rd->cur->fail), "%.250s", *args ? args : "(no message)");
+	rd->cur->fail_line = rd->line;
 	return 0;
 }
 
@@ -266,11 +279,37 @@ static int rd_line(struct reader *rd, const char *p)
 	return rd_err(rd, "unknown line 'DT %.60s'", p);
 }
 
+/*
+ * One line of @f, without its newline, into @buf (@len bytes, NUL-terminated);
+ * the rest of a longer line is read and dropped. Returns the line's length
+ * (@len or more: cut), -1 at the end of the file; *@nul is 1 when the line
+ * holds a NUL byte (which would end @buf's string early).
+ */
+static long rd_getline(FILE *f, char *buf, size_t len, int *nul)
+{
+	long n = 0;
+	int ch;
+
+	*nul = 0;
+	while ((ch = getc(f)) != EOF && ch != '\n') {
+		*nul |= !ch;
+		if ((size_t)n < len - 1)
+			buf[n] = (char)ch;
+		n++;
+	}
+	if (ch == EOF && !n)
+		return -1;
+	buf[(size_t)n < len ? (size_t)n : len - 1] = 0;
+	return n;
+}
+
 int dt_results_read(FILE *f, const char *fname, const struct dt_batch *b,
 		    struct dt_results *out, char *err, size_t errlen)
 {
 	struct reader rd = {fname, 0, b, out, NULL, NULL, err, errlen};
 	char line[512];
+	long l;
+	int nul;
 
 	memset(out, 0, sizeof(*out));
 	err[0] = 0;
@@ -278,25 +317,22 @@ int dt_results_read(FILE *f, const char *fname, const struct dt_batch *b,
 	if (!out->s)
 		abort();
 	out->n = b->nscripts;
-	while (fgets(line, sizeof(line), f)) {
-		size_t l = strcspn(line, "\r\n");
+	while ((l = rd_getline(f, line, sizeof(line), &nul)) >= 0) {
+		/* the guest's lines but DT I: the console's others (noise, a long DT I
+		 * line, a NUL byte in either) are skipped */
+		int dt = !strncmp(line, "DT ", 3) && strncmp(line, "DT I ", 5);
 
 		rd.line++;
-		if (!line[l] && !feof(f)) {
-			/* a long line: an error if it is a result; else skip the rest */
-			if (!strncmp(line, "DT ", 3) && strncmp(line, "DT I ", 5)) {
-				rd_err(&rd, "line longer than %zu characters", sizeof(line) - 2);
-				goto fail;
-			}
-			while (fgets(line, sizeof(line), f) && !strchr(line, '\n'))
-				;
-			continue;
+		if (dt && nul) {
+			rd_err(&rd, "a NUL byte");
+			goto fail;
 		}
-		line[l] = 0;
-		/* only the guest's lines; the console has others */
-		if (strncmp(line, "DT ", 3))
-			continue;
-		if (rd_line(&rd, line + 3))
+		if (dt && l > (long)sizeof(line) - 2) {
+			rd_err(&rd, "line longer than %zu characters", sizeof(line) - 2);
+			goto fail;
+		}
+		line[strcspn(line, "\r")] = 0;
+		if (dt && rd_line(&rd, line + 3))
 			goto fail;
 	}
 	if (ferror(f)) {

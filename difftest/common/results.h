@@ -10,7 +10,8 @@
  *   T I adv OBJ 0xOLD 0xNEW file_check_and_advance_wb_err
  *   T I mdadv OBJ 0xOLD 0xNEW  file_check_and_advance_md_wb_err (patched kernel)
  *   T I lost N              N more events of op I than DT_MAX_TRACE were dropped
- *   X MESSAGE               the guest could not run the script (setup failure)
+ *   X MESSAGE               a step of the guest's harness failed: set-up (in a block
+ *                           without results), or any other (the block is not judged)
  *   E NAME                  the script ended
  *
  * Other guest lines (B, Z, I, DONE) are skipped; any other "DT" line is an error.
@@ -43,7 +44,9 @@ struct dt_sresult {
 	int nres;          /* R lines read */
 	int nops;
 	struct dt_opres *ops;
-	char fail[256];    /* X line, if any */
+	char fail[256];    /* the first X line's message ("(no message)" for a bare
+			      one), if any */
+	int fail_line;     /* its line in the log */
 };
 
 /* A guest log's results for a batch: s[k] holds those of script k. */

@@ -280,10 +280,9 @@ static void describe_missing(const struct dt_script *s, int i, const struct dt_s
 	div->op = i;
 	div->incomplete = !obs->complete;
 	dt_op_format(&s->ops[i], opt, sizeof(opt));
-	snprintf(div->what, sizeof(div->what), "%s op %d (line %d) `%s`%s%s%s",
+	snprintf(div->what, sizeof(div->what), "%s op %d (line %d) `%s`",
 		 obs->complete ? "no result from the guest for" :
-		 "guest did not finish the script: its results end at", i, s->ops[i].line, opt,
-		 obs->fail[0] ? " (guest: " : "", obs->fail, obs->fail[0] ? ")" : "");
+		 "guest did not finish the script: its results end at", i, s->ops[i].line, opt);
 }
 
 /*
@@ -388,8 +387,22 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 		if (div) {
 			div->op = s->nops;
 			div->incomplete = 1;
-			snprintf(div->what, sizeof(div->what), "guest did not finish the script%s%s",
-				 obs->fail[0] ? ": " : " (no 'DT E')", obs->fail);
+			snprintf(div->what, sizeof(div->what),
+				 "guest did not finish the script (no 'DT E')");
+		}
+	}
+	if (obs && obs->fail[0]) {
+		/* the guest said a step of its own harness failed (DT X): whatever its
+		 * results, they are not the kernel's answer to the script, so the block
+		 * is not judged (nor its divergences blamed on the kernel) */
+		ndiv += !ndiv;
+		if (div) {
+			div->op = s->nops;
+			div->incomplete = 1;
+			snprintf(div->what, sizeof(div->what),
+				 "the guest's harness failed (DT X at log line %d): %s, its results "
+				 "not judged%s", obs->fail_line, obs->fail,
+				 obs->complete ? "" : " (and no 'DT E')");
 		}
 	}
 	if (pred == &local)

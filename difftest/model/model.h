@@ -119,7 +119,9 @@ void dt_contract_format(const struct dt_contract *c, char *buf, size_t len);
 /* One divergence: the first op of a script where the kernel and model differ. */
 struct dt_divergence {
 	int op;            /* op index, -1: none */
-	int incomplete;    /* the guest did not finish the script (no results from op on) */
+	int incomplete;    /* not the kernel's divergence: the guest did not finish the
+			      script (no results from op on), lost trace events, or said
+			      its harness failed (DT X) */
 	char what[512];    /* human-readable: expected vs got */
 	int cut_op;        /* ops from this index on were not compared: the kernel left what
 			      the model follows (a per-line rule, cut_why); -1: none */

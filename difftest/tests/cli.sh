@@ -124,6 +124,36 @@ gen-seed)
 	keep seed
 	same noseed seed
 	;;
+gen-names)
+	# the longest names gen makes (a 24-character prefix, a 20-digit seed) are distinct,
+	# and so are the names of shrink's candidates of them (ORIG~rROUNDcN), which the
+	# guest's results are told apart by
+	p=abcdefghijklmnopqrstuvwx
+	run 0 gen -p $p -s 18446744073709551615 -n 3 -o 6
+	keep g
+	has g "^script $p\\.s18446744073709551615\\.2\$"
+	dup=$(sed -n 's/^script //p' "$t/g" | sort | uniq -d)
+	[ -z "$dup" ] || fail "gen: names given twice: $dup"
+	run 0 shrink -r 1000000 "$t/g"
+	dup=$(sed -n 's/^script //p' "$t/out" | sort | uniq -d | head -n 3)
+	[ -z "$dup" ] || fail "shrink: candidate names given twice:" $dup
+	;;
+gen-ops)
+	# -o (steps per script) is refused past what keeps every script within the 4096
+	# operations a script holds (a cycle's closes and munmaps add lines to its step),
+	# the limit said in the message and in --help; at the limit every script parses
+	for o in 4096 2049 4097; do
+		run 2 gen -n 1 -o $o
+		has err "^difftest gen: -o \\(--ops\\) '$o': want a whole number from 1 to 2048"
+		empty out
+	done
+	run 0 gen --help
+	has out '^  -o, --ops N .* 1 to 2048'
+	run 0 gen -s 1 -n 8 -o 2048
+	keep g
+	run 0 check "$t/g"
+	has out ': 8 script\(s\) ok$'
+	;;
 bad-fs)
 	for a in "gen -f zfs" "predict --fs zfs $scn/meta.dt" "compare -f zfs x y"; do
 		run 2 $a

@@ -381,6 +381,43 @@ START_TEST(t_sfr_flags)
 }
 END_TEST
 
+/*
+ * OFFSET and LENGTH at the edges of a long long: mwrite refuses a range past the
+ * model's 4 MiB without computing OFFSET + LENGTH (which overflows); fallocate's are
+ * each -1..1 MiB; sfr takes any, and predicts the kernel's EINVAL for a sum that
+ * overflows (sync_file_range(): endbyte < offset).
+ */
+START_TEST(t_off_len_overflow)
+{
+	const char *map = "open d0 f0 creat\nwrite d0 8192\nmmap d0\n";
+	char text[256];
+	struct dt_sresult r;
+
+	snprintf(text, sizeof(text), "%smwrite d0 9223372036854775807 1\n", map);
+	parse_fails(text, "t.dt:4: mwrite offset 9223372036854775807 and length 1 end past");
+	snprintf(text, sizeof(text), "%smwrite d0 1 9223372036854775807\n", map);
+	parse_fails(text, "t.dt:4: mwrite offset 1 and length 9223372036854775807 end past");
+	snprintf(text, sizeof(text), "%smwrite d0 4194303 2\n", map);
+	parse_fails(text, "t.dt:4: mwrite offset 4194303 and length 2 end past 4194304");
+	snprintf(text, sizeof(text), "%smwrite d0 -1 2\n", map);
+	parse_fails(text, "t.dt:4: mwrite offset -1 and length 2: want OFFSET >= 0, LENGTH >= 1");
+	snprintf(text, sizeof(text), "%smwrite d0 4194303 1\nmunmap d0\n", map);
+	r = run("stock", FS_EXT4_ORDERED, text);
+	ck_assert_int_eq(ERR(r, 3), ERANGE); /* past the 8 KiB mapping: the harness's ERANGE */
+	dt_sresult_free(&r);
+	parse_fails("open d0 f0 creat\nfallocate d0 0 9223372036854775807 1\n",
+		    "t.dt:2: fallocate offset and length must be in -1..1048576");
+	r = run("stock", FS_EXT4_ORDERED, "open d0 f0 creat\nwrite d0\n"
+		"sfr d0 WRITE 9223372036854775807 1\nsfr d0 WRITE 1 9223372036854775807\n"
+		"sfr d0 WRITE 9223372036854775807 0\nsfr d0 WRITE -1 4096\n");
+	ck_assert_int_eq(ERR(r, 2), EINVAL);
+	ck_assert_int_eq(ERR(r, 3), EINVAL);
+	ck_assert_int_eq(r.ops[4].ret[0], 0);
+	ck_assert_int_eq(ERR(r, 5), EINVAL);
+	dt_sresult_free(&r);
+}
+END_TEST
+
 START_TEST(t_syncfs_sb)
 {
 	struct dt_sresult r = run("stock", FS_EXT4_ORDERED,
@@ -768,7 +805,7 @@ START_TEST(t_print_roundtrip)
 {
 	const char *s = "script x\nopen d0 f0 creat rdonly\nwrite d0 100\nsfr d0 WAIT_BEFORE|WAIT_AFTER 0 4096\n"
 			"error data d0 ENOSPC\nerror meta 122\npar syncfs d0 ; fsync d0\nclose d0\n"
-			"open d1 raw sync\nfsyncdir\nend\n";
+			"open d1 raw sync\nfsyncdir\nopen d2 dev\nfsync d2\nend\n";
 	struct dt_batch b = parse_ok(s), b2;
 	char *buf;
 	size_t len;
@@ -777,12 +814,13 @@ START_TEST(t_print_roundtrip)
 
 	dt_script_print(f, &b.scripts[0]);
 	fclose(f);
-	ck_assert_int_eq(dt_parse(buf, "rt", &b2, err, sizeof(err)), 0);
+	ck_assert_msg(dt_parse(buf, "rt", &b2, err, sizeof(err)) == 0, "%s in:\n%s", err, buf);
 	ck_assert_int_eq(b2.scripts[0].nops, b.scripts[0].nops);
 	ck_assert_int_eq(b2.scripts[0].ops[4].err, EDQUOT);
 	ck_assert_int_eq(b2.scripts[0].ops[5].sub[1].code, OP_FSYNC);
 	ck_assert_int_eq(b2.scripts[0].ops[8].code, OP_FSYNCDIR);
 	ck_assert_msg(strstr(buf, "\nfsyncdir\n") != NULL, "no fsyncdir line in:\n%s", buf);
+	ck_assert_int_eq(b2.scripts[0].ops[9].file, DT_FILE_DEV);
 	free(buf);
 	dt_batch_free(&b);
 	dt_batch_free(&b2);
@@ -886,6 +924,7 @@ int main(void)
 	tcase_add_test(tc, t_pg_evict);
 	tcase_add_test(tc, t_pg_reopen_no_evict);
 	tcase_add_test(tc, t_sfr_flags);
+	tcase_add_test(tc, t_off_len_overflow);
 	tcase_add_test(tc, t_syncfs_sb);
 	tcase_add_test(tc, t_par_syncfs_meta);
 	tcase_add_test(tc, t_meta);

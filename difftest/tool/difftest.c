@@ -13,7 +13,8 @@
  * or linux=6.12: the kernel line, where the two behave differently (model.h); another
  * version takes the nearest line, with a warning.
  * Exit status: 0 ok; 2 usage or parse error; compare: 1 divergences, 3 the guest did
- * not run some scripts (setup failure, no block, a block cut short).
+ * not run some scripts (setup failure, no block, a block cut short, its harness failed:
+ * DT X).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -178,9 +179,10 @@ static void set_fs(const char *s)
 
 static const char *long_name(int c);
 
-/* @s as a whole number in [min, max], or a usage error naming option -@c */
+/* @s as a whole number in [min, max], or a usage error naming option -@c (and saying
+ * @why the limit, when not NULL) */
 static unsigned long long number(int c, const char *s, unsigned long long min,
-				 unsigned long long max)
+				 unsigned long long max, const char *why)
 {
 	unsigned long long v;
 	char *end;
@@ -188,8 +190,8 @@ static unsigned long long number(int c, const char *s, unsigned long long min,
 	errno = 0;
 	v = strtoull(s, &end, 0);
 	if (!*s || *s == '-' || *end || errno || v < min || v > max)
-		usage_error("-%c (--%s) '%s': want a whole number from %llu to %llu", c,
-			    long_name(c), s, min, max);
+		usage_error("-%c (--%s) '%s': want a whole number from %llu to %llu%s%s", c,
+			    long_name(c), s, min, max, why ? ": " : "", why ? why : "");
 	return v;
 }
 
@@ -225,6 +227,9 @@ static const char *long_name(int c)
 			return a->name;
 	return "?";
 }
+
+/* gen's help and -o's message say these numbers */
+_Static_assert(DT_MAX_OPS == 4096 && DT_GEN_MAX_OPS == 2048, "gen's texts name the limits");
 
 /* Option values: compare's, shrink's, gen's (cmd_gen), report's */
 static const char *tsv, *divfile;
@@ -273,10 +278,15 @@ static int parse_opts(int argc, char **argv)
 		case 'k': kernel = optarg; break;
 		case 't': tsv = optarg; break;
 		case 'd': divfile = optarg; break;
-		case 'r': round = (int)number(c, optarg, 1, 1000000); break;
-		case 's': seed = number(c, optarg, 0, UINT64_MAX); seed_given = 1; break;
-		case 'n': nscripts = (long)number(c, optarg, 1, 1000000); break;
-		case 'o': gen_ops = (long)number(c, optarg, 1, DT_MAX_OPS); break;
+		case 'r': round = (int)number(c, optarg, 1, 1000000, NULL); break;
+		case 's': seed = number(c, optarg, 0, UINT64_MAX, NULL); seed_given = 1; break;
+		case 'n': nscripts = (long)number(c, optarg, 1, 1000000, NULL); break;
+		case 'o':
+			gen_ops = (long)number(c, optarg, 1, DT_GEN_MAX_OPS,
+					       "a script holds 4096 operations, "
+					       "and the closes a cycle needs first can double a "
+					       "script's lines");
+			break;
 		case 'p': prefix = optarg; break;
 		case 'R': gen_real = 1; break;
 		case 'm': report_opts.markdown = optarg; break;
@@ -822,21 +832,24 @@ static int reduce(const struct dt_script *s, int from, int n, struct dt_script *
 
 /*
  * The candidate reductions of @s (chunks of n/2, n/4, ..., 1 removed), named
- * ORIG~rROUNDcN, appended to @out.
+ * ORIG~rROUNDcN, appended to @out. N counts the candidates of the whole batch
+ * (@c), so no two share a name even where ORIG is cut short to keep the name
+ * under DT_NAME_MAX: the guest's results are told apart by name.
  */
-static void candidates(const struct dt_script *s, struct dt_batch *out)
+static void candidates(const struct dt_script *s, int *c, struct dt_batch *out)
 {
-	int c = 0;
-
 	for (int chunk = s->nops / 2; chunk >= 1; chunk /= 2) {
 		for (int from = 0; from < s->nops; from += chunk) {
 			struct dt_script t, *n;
+			char sfx[32];
 
 			if (reduce(s, from, chunk, &t)) {
 				dt_script_free(&t);
 				continue;
 			}
-			snprintf(t.name, sizeof(t.name), "%.40s~r%dc%d", s->name, round, c++);
+			snprintf(sfx, sizeof(sfx), "~r%dc%d", round, (*c)++);
+			snprintf(t.name, sizeof(t.name), "%.*s%s",
+				 (int)(sizeof(t.name) - 1 - strlen(sfx)), s->name, sfx);
 			n = realloc(out->scripts, (size_t)(out->nscripts + 1) * sizeof(*n));
 			if (!n)
 				abort();
@@ -885,7 +898,7 @@ static int cmd_shrink(int argc, char **argv)
 {
 	struct dt_batch b, cand = {0, NULL};
 	struct dt_results r;
-	int i, *first;
+	int i, *first, c = 0;
 
 	i = parse_opts(argc, argv);
 	if (argc - i < 1 || argc - i > 2)
@@ -897,7 +910,7 @@ static int cmd_shrink(int argc, char **argv)
 		abort();
 	for (int k = 0; k < b.nscripts; k++) {
 		first[k] = cand.nscripts;
-		candidates(&b.scripts[k], &cand);
+		candidates(&b.scripts[k], &c, &cand);
 	}
 	first[b.nscripts] = cand.nscripts;
 	if (argc - i == 1) {
@@ -955,7 +968,9 @@ static const struct cmd cmds[] = {
 	 "                            a block device (tmpfs)\n"
 	 "  -s, --seed SEED           default 1, said on stderr when not given\n"
 	 "  -n, --scripts N           scripts (default 10)\n"
-	 "  -o, --ops N               operations per script, 1 to 4096 (default 30)\n"
+	 "  -o, --ops N               operations per script, 1 to 2048 (default 30); the\n"
+	 "                            closes a cycle needs first come on top, so a script\n"
+	 "                            stays within the 4096 operations one holds\n"
 	 "  -p, --prefix PREFIX       the names' prefix (default random)\n"
 	 "  -R, --real                real I/O errors (fail, heal), for ext2 and\n"
 	 "                            ext4-ordered\n", "fsnopR"},
@@ -971,7 +986,8 @@ static const struct cmd cmds[] = {
 	 "a line per divergent script (DIVERGE, with the smallest set of the contract's\n"
 	 "switches that, turned off, make the model accept the kernel: a documented\n"
 	 "deviation; else \"unexplained\"), per script the guest did not run (MISSING,\n"
-	 "INCOMPLETE, SETUP, NOTRACE) or a per-line rule cut short (CUT), then a summary.\n"
+	 "INCOMPLETE, SETUP, NOTRACE) or whose harness failed (INCOMPLETE: a DT X line),\n"
+	 "or a per-line rule cut short (CUT), then a summary.\n"
 	 "  -c, --contract CONTRACT   the contract the kernel is held to (below)\n"
 	 "  -f, --fs FS               the filesystem mode the guest ran (below)\n"
 	 "  -k, --kernel KERNEL       the kernel's name in the output (default kernel)\n"
@@ -984,7 +1000,7 @@ static const struct cmd cmds[] = {
 	 "  -O, --own                 CONTRACT is the kernel's own: a divergence is a\n"
 	 "                            finding, \"unexplained\", never put down to switches\n"
 	 "Exit status: 0 no divergence, 1 divergences, 2 usage or parse error, 3 the\n"
-	 "guest did not run some scripts.\n", "cfktdTO"},
+	 "guest did not run some scripts, or its harness failed in some.\n", "cfktdTO"},
 	{"judge", cmd_judge, "[-f FS] [-l LINE] [-k KERNEL] [-T] [-c CONTRACT] BATCH RESULTS",
 	 "the guest's results against the contract, not the model",
 	 "Hold RESULTS, the guest's DT lines for the scripts of BATCH, to the user-level\n"
@@ -1015,7 +1031,9 @@ static const struct cmd cmds[] = {
 	{"shrink", cmd_shrink, "[-c CONTRACT] [-f FS] [-r ROUND] DIVBATCH [RESULTS]",
 	 "smaller scripts that still diverge",
 	 "Without RESULTS: print the candidate reductions of each script of DIVBATCH\n"
-	 "(chunks of its ops removed), named ORIG~rROUNDcN, for the guest to run.\n"
+	 "(chunks of its ops removed), named ORIG~rROUNDcN, for the guest to run: N\n"
+	 "counts the candidates of the batch, ORIG is cut short where the name would pass\n"
+	 "63 characters.\n"
 	 "With RESULTS (the guest's results for those candidates): print, for each\n"
 	 "original, its smallest candidate still divergent (or the original), as the\n"
 	 "next DIVBATCH; a line per script on stderr.\n"
