@@ -861,24 +861,57 @@ static void candidates(const struct dt_script *s, int *c, struct dt_batch *out)
 	}
 }
 
-/* Print the smallest of @cand[0..n) still divergent in @r (else @s), as @s's name. */
-static void pick_smallest(const struct dt_script *s, const struct dt_batch *cand, int first,
-			  int n, const struct dt_results *r)
+/* A divergence's kind from compare's text ("... `OP`: model R E, kernel R E; trace ..."):
+ * 1 the results differ, 2 only the trace, 0 not said */
+static int div_kind(const char *what)
+{
+	const char *m = what ? strstr(what, "`: model ") : NULL, *k, *ke;
+	size_t la, lb;
+
+	if (!m)
+		return 0;
+	m += 9;
+	k = strstr(m, ", kernel ");
+	if (!k)
+		return 0;
+	ke = k + 9;
+	la = (size_t)(k - m);
+	lb = strcspn(ke, ";");
+	return la == lb && !strncmp(m, ke, la) ? 2 : 1;
+}
+
+/*
+ * Print the smallest of @cand[0..n) that still diverges as @s does (else @s), as @s's
+ * name: @s ends at its first divergence (keep_divergent()), @why says it (the comment
+ * before it, NULL: none); a candidate must diverge first at its own last op, the same
+ * op as @s's last, in the same way (the results, or only the trace). Another divergence
+ * found on the way is another finding, not a reduction of this one.
+ */
+static void pick_smallest(const struct dt_script *s, const char *why, const struct dt_batch *cand,
+			  int first, int n, const struct dt_results *r)
 {
 	struct dt_script out;
-	int best = -1, nops = s->nops;
-	char *tilde;
+	int best = -1, nops = s->nops, kind = div_kind(why);
+	char last[300], tlast[300], *tilde;
+	static char bestwhat[512];
 
+	dt_op_format(&s->ops[s->nops - 1], last, sizeof(last));
+	bestwhat[0] = 0;
 	for (int k = first; k < first + n; k++) {
 		const struct dt_script *t = &cand->scripts[k];
 		const struct dt_sresult *o = dt_results_get(r, k);
 		struct dt_divergence div;
 
-		if (o && o->complete && t->nops < nops &&
-		    dt_model_run(&contract, fs, t, o, NULL, &div) && div.op >= 0 &&
-		    div.op < t->nops && !div.incomplete) {
+		if (!o || !o->complete || t->nops >= nops)
+			continue;
+		dt_op_format(&t->ops[t->nops - 1], tlast, sizeof(tlast));
+		if (strcmp(tlast, last))
+			continue;
+		if (dt_model_run(&contract, fs, t, o, NULL, &div) && div.op == t->nops - 1 &&
+		    !div.incomplete && (!kind || div_kind(div.what) == kind)) {
 			best = k;
-			nops = div.op + 1;
+			nops = t->nops;
+			snprintf(bestwhat, sizeof(bestwhat), "%s", div.what);
 		}
 	}
 	dt_script_copy(&out, best < 0 ? s : &cand->scripts[best]);
@@ -888,10 +921,43 @@ static void pick_smallest(const struct dt_script *s, const struct dt_batch *cand
 	tilde = strchr(out.name, '~');
 	if (tilde)
 		*tilde = 0;
+	if (best >= 0)
+		printf("# shrunk: %s\n", bestwhat);
+	else if (why)
+		printf("%s\n", why);
 	dt_script_print(stdout, &out);
 	out.nops = best < 0 ? s->nops : cand->scripts[best].nops;
 	dt_script_free(&out);
 	fprintf(stderr, "shrink %s: %d -> %d ops\n", s->name, s->nops, nops);
+}
+
+/* The comment line right before each "script NAME" line of @path, for @b's scripts
+ * (in order): what compare said of the divergence (keep_divergent()); NULL: none */
+static char **div_comments(const char *path, const struct dt_batch *b)
+{
+	char **why = calloc((size_t)b->nscripts + 1, sizeof(*why)), *line = NULL, *prev = NULL;
+	size_t cap = 0;
+	int k = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!why)
+		abort();
+	if (!f)
+		return why;
+	while (getline(&line, &cap, f) >= 0 && k < b->nscripts) {
+		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, "script ", 7)) {
+			why[k++] = prev;
+			prev = NULL;
+		} else if (line[0] == '#') {
+			free(prev);
+			prev = strdup(line);
+		}
+	}
+	free(prev);
+	free(line);
+	fclose(f);
+	return why;
 }
 
 static int cmd_shrink(int argc, char **argv)
@@ -918,9 +984,15 @@ static int cmd_shrink(int argc, char **argv)
 		for (int k = 0; k < cand.nscripts; k++)
 			dt_script_print(stdout, &cand.scripts[k]);
 	} else if (load_results(argv[i + 1], &cand, &r) == 0) {
-		/* per original, its smallest divergent candidate */
-		for (int k = 0; k < b.nscripts; k++)
-			pick_smallest(&b.scripts[k], &cand, first[k], first[k + 1] - first[k], &r);
+		/* per original, its smallest candidate that diverges as it does */
+		char **why = div_comments(argv[i], &b);
+
+		for (int k = 0; k < b.nscripts; k++) {
+			pick_smallest(&b.scripts[k], why[k], &cand, first[k],
+				      first[k + 1] - first[k], &r);
+			free(why[k]);
+		}
+		free(why);
 		dt_results_free(&r);
 	} else {
 		i = -1;
