@@ -235,6 +235,11 @@ static int rd_trace(struct reader *rd, const char *args)
 		o->tr_lost = (int)n;
 		return 0;
 	}
+	if (!strcmp(ev + 1, "lost"))
+		return rd_err(rd, "bad trace event 'lost' of op %d: lost wants a count", i);
+	if (strncmp(ev + 1, "set ", 4) && strncmp(ev + 1, "adv ", 4) && strncmp(ev + 1, "mdadv ", 6))
+		return rd_err(rd, "bad trace event '%s' of op %d: set, adv, mdadv or lost", ev + 1,
+			      i);
 	if (o->ntr == DT_MAX_TRACE || strlen(ev + 1) >= DT_TRACE_LEN)
 		return rd_err(rd, "more than %d trace events for op %d, or one longer than %d",
 			      DT_MAX_TRACE, i, DT_TRACE_LEN - 1);
