@@ -51,8 +51,9 @@
 #                       else TCG (vm/lib.sh, vm_accel; VM_ACCEL=tcg|kvm forces one), said
 #   --guests G          guests booted at once per kernel, the scripts spread over them
 #                       (default: the number of CPUs, env DT_GUESTS); each has 2 vCPUs.
-#                       Under TCG the random scripts run on single-threaded TCG (2 vCPUs
-#                       in turn), the scenarios on a multi-threaded one (shrinking too)
+#                       Under TCG three random scripts in four run on single-threaded
+#                       TCG (2 vCPUs in turn), the scenarios and the fourth on a
+#                       multi-threaded one (shrinking too)
 #   --mttcg-all         every script on multi-threaded TCG (both vCPUs at once: real
 #                       races in the random scripts' par ops too; about half the speed)
 #   --shard I/N         run only part I of N of the batches (script k of a batch, counted
@@ -372,10 +373,12 @@ fs_dev() { dt_fs_dev "$1"; }
 # Guests booted at once, each running its share of every batch in order. SPLIT "mt": the
 # scripts spread over $guests guests (script k of a batch, counted from 0, to guest
 # k mod $guests + 1) on multi-threaded TCG, whose vCPUs run at the same time, as the races
-# of "par" ops need. SPLIT "rr": the scenarios (scn.*), which hold the races, to one such
-# guest (guest 0), the random scripts over $guests guests on single-threaded TCG (QEMU's
-# round robin of the vCPUs: more than twice the ops per CPU second; threads interleave
-# only where one blocks). Shrinking keeps the split: a candidate is named after its
+# of "par" ops need. SPLIT "rr": the scenarios (scn.*), which hold the races, and one
+# random script in four (index I of PREFIX.sSEED.I a multiple of 4: true races for the
+# random par lines too) to one such guest (guest 0), the other random scripts over
+# $guests guests on single-threaded TCG (QEMU's round robin of the vCPUs: more than twice
+# the ops per CPU second; threads interleave only where one blocks). How many par lines
+# had their two ops in flight at once is said after each run (the guest counts them). Shrinking keeps the split: a candidate is named after its
 # script (scn.X~rNcM), so it runs on the kind of guest where that script diverged.
 # Under KVM all are alike.
 guest_run() {
@@ -397,7 +400,10 @@ guest_run() {
 			$(grep -cE '^[[:space:]]*par[[:space:]]' "$b")))
 		awk -v n="$guests" -v mode="$split" -v pre="$out/stage-$tag-" -v f="batch-$fs.dt" '
 			/^script / {
-				if (mode == "rr" && $2 ~ /^scn\./) g = 0
+				# the index I of a random script PREFIX.sSEED.I (of a candidate: ~rRcN after)
+				name = $2; sub(/~.*/, "", name); m = split(name, part, ".")
+				if (mode == "rr" && ($2 ~ /^scn\./ || (part[m] ~ /^[0-9]+$/ && part[m] % 4 == 0)))
+					g = 0
 				else g = 1 + (k++ % n)
 				if (!(g in seen)) { seen[g] = 1; printf "%s", head > (pre g "/" f) }
 			}
@@ -466,7 +472,11 @@ guest_run() {
 		cat "$out/results-$tag-$g.txt" >>"$out/results-$tag.txt"
 	done
 	for ((g = 0; g <= guests; g++)); do rm -rf "$out/stage-$tag-$g"; done
-	grep '^DT I' "$out/results-$tag.txt" | grep -v '^DT I \(run\|time\|phases\|optime\)' | sed "s/^/  $ktag: /" >&2 || true
+	grep '^DT I' "$out/results-$tag.txt" | grep -v '^DT I \(run\|time\|phases\|optime\|par-overlap\)' | sed "s/^/  $ktag: /" >&2 || true
+	# par lines whose two ops were in flight at once (the guest's count: DT I par-overlap)
+	awk '$1 == "DT" && $3 == "par-overlap" { split($5, x, "/"); o += x[1]; l += x[2] }
+		END { if (l) printf "%d of %d par lines had their two ops in flight at once\n", o, l }' \
+		"$out/results-$tag.txt" | while read -r l; do progress "$ktag: $tag: $l"; done
 	for pair in "$@"; do
 		fs=${pair%%:*}
 		awk -v fs="$fs" '/^DT B / { on = ($0 ~ (" fs=" fs " ")) } on' \

@@ -785,14 +785,21 @@ struct par_arg {
 	struct dt_opres *o;
 	int which;
 	pthread_barrier_t *bar;
+	double t0, t1; /* when its op began and ended (CLOCK_MONOTONIC) */
 };
+
+/* A script's par lines, and how many of them ran their two ops at once (the threads'
+ * times overlapped), said after it: "DT I par-overlap NAME OVERLAPPED/LINES" */
+static int par_lines, par_overlaps;
 
 static void *par_thread(void *a)
 {
 	struct par_arg *pa = a;
 
 	pthread_barrier_wait(pa->bar);
+	pa->t0 = now();
 	run_op(pa->op, pa->o, pa->which);
+	pa->t1 = now();
 	return NULL;
 }
 
@@ -827,6 +834,9 @@ static void run_par(const struct dt_op *op, struct dt_opres *o)
 	for (int i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
 	pthread_barrier_destroy(&bar);
+	par_lines++;
+	if ((a[0].t0 > a[1].t0 ? a[0].t0 : a[1].t0) < (a[0].t1 < a[1].t1 ? a[0].t1 : a[1].t1))
+		par_overlaps++;
 }
 
 /* par OP ; OP: each in a thread of its own */
@@ -1051,6 +1061,7 @@ static void run_script(const struct dt_script *s)
 	double t = now(), t1;
 	long losses, ring_lost = 0;
 
+	par_lines = par_overlaps = 0;
 	dt_sresult_init(&r, s->name, s->nops);
 	for (int i = 0; i < DT_MAX_FDS; i++)
 		fds[i] = -1;
@@ -1096,6 +1107,8 @@ static void run_script(const struct dt_script *s)
 	teardown();
 	phase[PH_TEARDOWN] += now() - t;
 	r.complete = 1;
+	if (par_lines)
+		fprintf(out, "DT I par-overlap %s %d/%d\n", s->name, par_overlaps, par_lines);
 	/* said apart from the ops' "lost" counts, which hold these too */
 	if (ring_lost)
 		fprintf(out, "DT I trace-losses %s %ld\n", s->name, ring_lost);
