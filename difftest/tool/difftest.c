@@ -341,6 +341,20 @@ static int load_results(const char *path, const struct dt_batch *b, struct dt_re
 	return ret;
 }
 
+/* BATCH and RESULTS, the operands of compare and judge from argv[@i]: 0, or 2 (said) */
+static int load_both(int argc, char **argv, int i, struct dt_batch *b, struct dt_results *r)
+{
+	if (argc - i != 2)
+		usage_error("wants BATCH and RESULTS, got %d operand(s)", argc - i);
+	if (load(argv[i], b))
+		return 2;
+	if (load_results(argv[i + 1], b, r)) {
+		dt_batch_free(b);
+		return 2;
+	}
+	return 0;
+}
+
 /* ---- check / predict ---- */
 
 static int cmd_check(int argc, char **argv)
@@ -673,11 +687,7 @@ static int cmd_compare(int argc, char **argv)
 	int i, st;
 
 	i = parse_opts(argc, argv);
-	if (argc - i != 2)
-		usage_error("wants BATCH and RESULTS, got %d operand(s)", argc - i);
-	if (load(argv[i], &b))
-		return 2;
-	if (load_results(argv[i + 1], &b, &r))
+	if (load_both(argc, argv, i, &b, &r))
 		return 2;
 	if (divfile) {
 		df = fopen(divfile, "w");
@@ -721,11 +731,7 @@ static int cmd_judge(int argc, char **argv)
 
 	i = parse_opts(argc, argv);
 	dt_contract_format(&contract, cs, sizeof(cs));
-	if (argc - i != 2)
-		usage_error("wants BATCH and RESULTS, got %d operand(s)", argc - i);
-	if (load(argv[i], &b))
-		return 2;
-	if (load_results(argv[i + 1], &b, &r))
+	if (load_both(argc, argv, i, &b, &r))
 		return 2;
 	jo.no_writeback = fs == FS_TMPFS;
 	jo.need_trace = need_trace;
