@@ -19,8 +19,10 @@
 #   decode    the errseq words of a divergence decoded: a racing fsync's no-op event
 #             (recordings/6.1/ext4-journal/par-races-patched-0014-tampered-noop-wrong-word.log)
 #             0x2005 is EIO, not seen, counter 1; scripts the guest did not finish or run
-#             (recordings/6.1/ext2/scenarios-patched-0014-tampered-cut-mid-op.log) are in
-#             the JSON as incomplete and missing
+#             (recordings/6.1/ext2/scenarios-patched-0014-tampered-cut-mid-op.log), a block
+#             without trace events (-T) and one the guest could not set up are in the JSON
+#             as incomplete, missing, no trace and setup, and in its rows as not run, never
+#             as divergent or attributed
 #   errors    what is not a campaign directory, or not the shards of one, is refused
 #             with exit status 2 and says what and where (FILE:LINE)
 set -uo pipefail
@@ -110,7 +112,7 @@ one, two = rows(sys.argv[1]), rows(sys.argv[2])
 assert len(one) == len(two), (len(one), len(two))
 for a, b in zip(one, two):
     why = ",".join(k + ":" + str(2 * int(v)) for k, v in (w.rsplit(":", 1) for w in a[8].split(",")))
-    assert b == a[:4] + [str(2 * int(x)) for x in a[4:8]] + [why], (b, a)
+    assert b == a[:4] + [str(2 * int(x)) for x in a[4:8]] + [why, str(2 * int(a[9]))], (b, a)
 ' "$t/s1/rows.tsv" "$t/m/rows.tsv" >"$t/diff" 2>&1 ||
 		fail "the merged rows are not the shards' summed: $(cat "$t/diff")"
 	for f in speed.tsv wall.tsv div-stock-patched-ext2.dt cases-stock-patched-ext2.dt; do
@@ -139,11 +141,21 @@ decode)
 	cp "$here/../recordings/6.1/ext4-journal/par-races-patched-0014-tampered-noop-wrong-word.log" "$d/res-patched-ext4-journal.log"
 	cp "$here/../recordings/6.1/ext2/scenarios-stock.dt" "$d/batch-ext2.dt"
 	cp "$here/../recordings/6.1/ext2/scenarios-patched-0014-tampered-cut-mid-op.log" "$d/res-patched-ext2.log"
+	# and a kernel whose ext2 log has a block without trace events (NOTRACE under -T) and
+	# one the guest could not set up (SETUP: DT X, no results)
+	awk '/^DT S scn.enospc/ { print; print "DT X mount of /dev/mapper/dt0 failed: Input/output error"; skip = 1; next }
+		skip && /^DT E / { skip = 0 } !skip' \
+		"$here/../recordings/6.1/ext2/scenarios-patched-0014-tampered-no-trace.log" >"$d/res-patched-0014-ext2.log"
 	c=patched,no-syncfs_bdev_cursor,no-md_once,no-fat_md_once,no-falloc_cursor,no-mount_forgets,no-remount_since
 	dt_judge "$DT" "$d" patched "$c" "$c" 0 "" ext4-journal ext2 || true
-	printf '%s\n' seed=1 ops=0 per=30 fs=ext4-journal,ext2 kernels=patched line=6.1 contract="$c" \
-		scenarios=1 scripts= bug= shard=1 shards=1 wall=9 status=1 custom= source=x >"$d/campaign.info"
+	dt_judge "$DT" "$d" patched-0014 "$c" "$c" 0 "" ext2 || true
+	printf '%s\n' seed=1 ops=0 per=30 fs=ext4-journal,ext2 kernels=patched,patched-0014 line=6.1 \
+		contract="$c" scenarios=1 scripts= bug= shard=1 shards=1 wall=9 status=1 custom= source=x \
+		>"$d/campaign.info"
 	run 0 -j "$t/r.json" "$d"
+	# the JSON holds every DIVERGE, MISSING, INCOMPLETE, NOTRACE and SETUP line
+	python3 "$here/report-json.py" "$t/r.json" "$d/rows.tsv" "$d" >"$t/out" 2>&1 ||
+		fail "the JSON: $(cat "$t/out")"
 	python3 - "$t/r.json" >"$t/out" 2>&1 <<'EOF' || fail "$(cat "$t/out")"
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -165,12 +177,22 @@ cut = div["scn.par-syncfs"]
 assert cut["kind"] == "incomplete" and cut["attributed_to"] is None, cut
 assert cut["op"] == 54 and cut["op_text"] == "par fsync d0 ; fsync d1", cut
 assert cut["model"] is None and cut["observed"] is None, cut
-gone = div["scn.unlink"]
+gone = [d for d in j["divergences"] if d["script"] == "scn.unlink" and d["kernel"] == "patched"][0]
 assert gone["kind"] == "missing" and gone["op"] is None, gone
 assert gone["text"] == "no results from the guest", gone
-assert len(j["divergences"]) == sum(r["divergent"] for r in j["rows"]) == 12
+nt = {d["kind"]: d for d in j["divergences"] if d["kernel"] == "patched-0014"}
+assert nt["no trace"]["script"] == "scn.par-syncfs" and nt["no trace"]["attributed_to"] is None, nt
+assert nt["setup"]["script"] == "scn.enospc" and nt["setup"]["attributed_to"] is None, nt
+assert nt["setup"]["text"] == "mount of /dev/mapper/dt0 failed: Input/output error", nt
+# not run is not divergent, and never attributed: the one divergence is the race, which
+# no switch explains
+rows = {(r["kernel"], r["fs"]): r for r in j["rows"]}
+got = {k: (r["divergent"], r["attributed"], r["unexplained"], r["not_run"]) for k, r in rows.items()}
+assert got == {("patched", "ext4-journal"): (1, 0, 1, 0), ("patched", "ext2"): (0, 0, 0, 11),
+               ("patched-0014", "ext2"): (0, 0, 0, 2)}, got
+assert len(j["divergences"]) == 14
 print("decode: 0x2005 EIO unseen counter 1, 0x3005 EIO seen counter 1; "
-      "1 incomplete, 10 missing said")
+      "1 incomplete, 10 missing, 1 without trace, 1 not set up said, none attributed")
 EOF
 	cat "$t/out"
 	;;
@@ -181,7 +203,15 @@ errors)
 	cp -r "$t/c" "$t/bad"
 	printf 'stock\text2\tstock\tx\t1\t1\t0\n' >>"$t/bad/rows.tsv"
 	run 2 "$t/bad"
-	has err "^difftest report: $t/bad/rows\\.tsv:[0-9]+: want 9 tab-separated fields"
+	has err "^difftest report: $t/bad/rows\\.tsv:[0-9]+: want 10 tab-separated fields"
+	# (a campaign's rows before the scripts not run had a column of their own)
+	cut -f1-9 "$t/c/rows.tsv" >"$t/bad/rows.tsv"
+	run 2 "$t/bad"
+	has err "^difftest report: $t/bad/rows\\.tsv:1: want 10 tab-separated fields"
+	cp "$t/c/rows.tsv" "$t/bad/rows.tsv"
+	sed -i '1s/\t[0-9]*$/\t-1/' "$t/bad/rows.tsv"
+	run 2 "$t/bad"
+	has err "^difftest report: $t/bad/rows\\.tsv:1: field 10 '-1': want a whole number\$"
 	cp "$t/c/rows.tsv" "$t/bad/rows.tsv"
 	sed -i '1s/\t[0-9]*\t/\tmany\t/' "$t/bad/rows.tsv"
 	run 2 "$t/bad"
