@@ -7,12 +7,14 @@
  *                        kernels, line, contract, scenarios, scripts, bug, source,
  *                        custom), shard=I, shards=N, wall=SECONDS, status=0|1
  *   rows.tsv             compare -t's rows: kernel, filesystem mode, contract, scenario
- *                        class, ops, scripts, divergent scripts, divergent ops, and the
- *                        attribution NAME:COUNT,... (a switch, several_switches, unexplained)
+ *                        class, ops, scripts, divergent scripts, divergent ops, the
+ *                        attribution NAME:COUNT,... (a switch, several_switches,
+ *                        unexplained), scripts not run (none of the others)
  *   speed.tsv            kernel, mode, ops, guest seconds: a row per guest and batch
  *   wall.tsv             kernel, ops, wall seconds, guests: a row per kernel's main run
- *   compare-K-C-FS.txt   compare's output: DIVERGE, MISSING, INCOMPLETE, CUT lines and
- *                        its summary (compare-final-*: the minimal scripts', not read)
+ *   compare-K-C-FS.txt   compare's output: DIVERGE, MISSING, INCOMPLETE, NOTRACE, SETUP,
+ *                        CUT lines and its summary (compare-final-*: the minimal
+ *                        scripts', not read)
  *   div-K-C-FS.dt        the divergent scripts (a "# ..." line before each: compare's
  *                        divergence), shrunk in place; cases-K-C-FS.dt: the minimal
  *                        ones, compared again
@@ -313,7 +315,7 @@ static void row_add(struct campaign *c, char **f, const long *v, char *whys)
 		for (int i = 0; i < 4; i++)
 			r->key[i] = rp_strdup(f[i]);
 	}
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		r->v[i] += v[i];
 	for (w = strtok_r(whys, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		/* (checked by whys_valid()) */
@@ -361,13 +363,14 @@ static int rows_read(struct campaign *c, const char *dir)
 	if (r == 1)
 		r = 0;
 	for (p = buf; !r && (l = rp_next_line(&p));) {
-		char *f[10];
-		long v[4];
+		char *f[11];
+		long v[5];
 
 		ln++;
-		if (split_tabs(l, f, 9) != 9) {
-			r = rp_fail("%s:%d: want 9 tab-separated fields (kernel, mode, contract, class, "
-				 "ops, scripts, divergent scripts, divergent ops, attribution)", path, ln);
+		if (split_tabs(l, f, 10) != 10) {
+			r = rp_fail("%s:%d: want 10 tab-separated fields (kernel, mode, contract, class, "
+				 "ops, scripts, divergent scripts, divergent ops, attribution, scripts "
+				 "not run)", path, ln);
 			break;
 		}
 		for (int i = 0; i < 4 && !r; i++)
@@ -376,6 +379,8 @@ static int rows_read(struct campaign *c, const char *dir)
 					 f[4 + i]);
 		if (!r && !whys_valid(f[8]))
 			r = rp_fail("%s:%d: field 9 '%s': want NAME:COUNT,...", path, ln, f[8]);
+		if (!r && rp_whole(f[9], &v[4]))
+			r = rp_fail("%s:%d: field 10 '%s': want a whole number", path, ln, f[9]);
 		if (!r)
 			row_add(c, f, v, f[8]);
 	}
@@ -432,14 +437,14 @@ static int speed_read(struct campaign *c, const char *dir, int wall)
 }
 
 /* "DIVERGE NAME [WHY]: WHAT", "MISSING NAME: WHAT", "INCOMPLETE NAME: WHAT",
- * "NOTRACE NAME: WHAT" */
+ * "NOTRACE NAME: WHAT", "SETUP NAME: WHAT" */
 static int div_parse(char *l, struct divline *d)
 {
 	static const struct {
 		const char *word, *kind;
 	} kinds[] = {
 		{"DIVERGE ", "divergent"}, {"MISSING ", "missing"}, {"INCOMPLETE ", "incomplete"},
-		{"NOTRACE ", "no trace"},
+		{"NOTRACE ", "no trace"}, {"SETUP ", "setup"},
 	};
 	char *name, *end;
 
@@ -808,6 +813,7 @@ struct group *rp_groups_make(const struct campaign *c, int *ng)
 		x->scripts += r->v[1];
 		x->div += r->v[2];
 		x->unexplained += why_count(r, "unexplained");
+		x->notrun += r->v[4];
 		*PUSH(x->rows, x->nrows) = i;
 	}
 	sort_c = c;
@@ -850,7 +856,7 @@ int rp_merge_write(const struct campaign *c, const char *out)
 			w->key[3], w->v[0], w->v[1], w->v[2], w->v[3]);
 		for (int k = 0; k < w->nwhy; k++)
 			fprintf(f, "%s%s:%ld", k ? "," : "", w->why[k].name, w->why[k].n);
-		fputc('\n', f);
+		fprintf(f, "\t%ld\n", w->v[4]);
 	}
 	if (fclose(f))
 		r = rp_fail("%s: %s", path, strerror(errno));

@@ -28,7 +28,7 @@ struct why {
 
 struct row {
 	char *key[4];		/* kernel, filesystem mode, contract, class */
-	long v[4];		/* ops, scripts, divergent scripts, divergent ops */
+	long v[5];		/* ops, scripts, divergent scripts, divergent ops, scripts not run */
 	struct why *why;	/* in the order the rows name them */
 	int nwhy;
 };
@@ -40,9 +40,10 @@ struct speed {
 	double secs;
 };
 
-/* A divergent script of a compare output (DIVERGE, MISSING or INCOMPLETE). */
+/* A divergent script of a compare output (DIVERGE), or one not run (MISSING, INCOMPLETE,
+ * NOTRACE, SETUP). */
 struct divline {
-	char *kind;		/* "divergent", "missing", "incomplete" */
+	char *kind;		/* "divergent"; "missing", "incomplete", "no trace", "setup" */
 	char *script;
 	char *why;		/* the attribution, NULL but for DIVERGE */
 	char *what;
@@ -94,7 +95,7 @@ struct campaign {
 struct group {
 	const char *kernel, *fs, *contract;
 	char cname[64];		/* the contract's name, without its switches */
-	long ops, scripts, div, unexplained;
+	long ops, scripts, div, unexplained, notrun;
 	int *rows, nrows;	/* indexes into campaign.row, sorted by class */
 	const struct speed *speed;
 };

@@ -489,9 +489,11 @@ struct cls {
 	char name[DT_NAME_MAX];
 	long ops, scripts, divscripts, divops;
 	long why[DT_NSWITCHES + 2]; /* per switch, then several switches, unexplained */
+	long notrun;		    /* MISSING, INCOMPLETE, NOTRACE, SETUP: not in the above */
 };
 
-/* What compare counts: per class, and in all. */
+/* What compare counts: per class, and in all (missing: MISSING, INCOMPLETE and NOTRACE;
+ * with setup_fail, the scripts not run). */
 struct tally {
 	int ncl, cap;
 	struct cls *cl;
@@ -577,7 +579,14 @@ static void keep_divergent(FILE *df, const struct dt_script *s, const struct dt_
 	dt_script_free(&t);
 }
 
-/* Compare script @s with the guest's results @o (NULL: none); count it in @t. */
+/*
+ * Compare script @s with the guest's results @o (NULL: none); count it in @t. A script
+ * the guest did not run as asked (MISSING, SETUP, NOTRACE, INCOMPLETE: no results, no
+ * set-up, no trace, cut short or its harness failed) is neither compared nor divergent:
+ * no contract explains it and it says nothing of the kernel. It is counted apart
+ * (notrun), so that a report never shows it as a documented deviation, nor mixes it with
+ * the kernel's divergences; compare exits 3 for it.
+ */
 static void compare_one(const struct dt_script *s, const struct dt_sresult *o, struct tally *t,
 			FILE *df, const char *cs)
 {
@@ -588,15 +597,16 @@ static void compare_one(const struct dt_script *s, const struct dt_sresult *o, s
 
 	if (!o) {
 		t->missing++;
+		c->notrun++;
 		printf("MISSING %s: no results from the guest\n", s->name);
-		c->divscripts++;
-		t->divergent++;
 		return;
 	}
 	if (o->fail[0] && o->nres == 0) {
-		/* the guest could not set up (mount, dm, module): not a divergence */
-		if (++t->setup_fail <= 3)
-			printf("SETUP %s: %s\n", s->name, o->fail);
+		/* the guest could not set up (mount, dm, module): every one said, as the
+		 * missing ones are (the report lists what it counts) */
+		t->setup_fail++;
+		c->notrun++;
+		printf("SETUP %s: %s\n", s->name, o->fail);
 		return;
 	}
 	t->notrace += !o->trace;
@@ -604,18 +614,16 @@ static void compare_one(const struct dt_script *s, const struct dt_sresult *o, s
 		/* the kernel has the tracepoints: a block without them was not run
 		 * as asked, and its results alone are not the comparison */
 		t->missing++;
+		c->notrun++;
 		printf("NOTRACE %s: no trace events (the kernel has the tracepoints: -T)\n", s->name);
-		c->divscripts++;
-		t->divergent++;
 		return;
 	}
 	nd = dt_model_run(&contract, fs, s, o, NULL, &div);
 	if (nd && div.incomplete) {
-		/* a cut log: not the kernel's divergence */
+		/* a cut log, or the harness failed: not the kernel's divergence */
 		t->missing++;
+		c->notrun++;
 		printf("INCOMPLETE %s: %s\n", s->name, div.what);
-		c->divscripts++;
-		t->divergent++;
 		return;
 	}
 	if (div.cut_op >= 0) {
@@ -655,6 +663,9 @@ static void compare_one(const struct dt_script *s, const struct dt_sresult *o, s
 		keep_divergent(df, s, &div, cs, why);
 }
 
+/* A row per class appended to the TSV: kernel, mode, contract, class, ops, scripts,
+ * divergent scripts, divergent ops, the attribution (SWITCH:N,...,several_switches:N,
+ * unexplained:N), scripts not run. */
 static int write_tsv(const struct tally *t, const char *cs)
 {
 	FILE *f = fopen(tsv, "a");
@@ -670,8 +681,8 @@ static int write_tsv(const struct tally *t, const char *cs)
 			c->ops, c->scripts, c->divscripts, c->divops);
 		for (int sw = 0; sw < DT_NSWITCHES; sw++)
 			fprintf(f, "%s:%ld,", dt_switch_name(sw), c->why[sw]);
-		fprintf(f, "several_switches:%ld,unexplained:%ld\n", c->why[DT_NSWITCHES],
-			c->why[DT_NSWITCHES + 1]);
+		fprintf(f, "several_switches:%ld,unexplained:%ld\t%ld\n", c->why[DT_NSWITCHES],
+			c->why[DT_NSWITCHES + 1], c->notrun);
 	}
 	fclose(f);
 	return 0;
@@ -700,8 +711,10 @@ static int cmd_compare(int argc, char **argv)
 	for (int k = 0; k < b.nscripts; k++)
 		compare_one(&b.scripts[k], dt_results_get(&r, k), &t, df, cs);
 	st = tsv && write_tsv(&t, cs) ? 2 : t.setup_fail || t.missing ? 3 : t.divergent ? 1 : 0;
-	printf("compared %d script(s) on %s, %s, contract %s: %d divergent%s", b.nscripts, kernel,
-	       dt_fs_name(fs), cs, t.divergent, t.missing ? " (some missing)" : "");
+	printf("compared %d script(s) on %s, %s, contract %s: %d divergent", b.nscripts, kernel,
+	       dt_fs_name(fs), cs, t.divergent);
+	if (t.missing || t.setup_fail)
+		printf(", %d not run", t.missing + t.setup_fail);
 	if (t.notrace)
 		printf(", %d without trace events (%s)", t.notrace,
 		       need_trace ? "not compared: -T" : "results compared only");
@@ -1069,7 +1082,9 @@ static const struct cmd cmds[] = {
 	 "  -c, --contract CONTRACT   the contract the kernel is held to (below)\n"
 	 "  -f, --fs FS               the filesystem mode the guest ran (below)\n"
 	 "  -k, --kernel KERNEL       the kernel's name in the output (default kernel)\n"
-	 "  -t, --tsv TSV             append a row per scenario class to TSV\n"
+	 "  -t, --tsv TSV             append a row per scenario class to TSV: ops,\n"
+	 "                            scripts compared, divergent scripts and ops, their\n"
+	 "                            attribution, scripts not run\n"
 	 "  -d, --divergent DIVFILE   write each divergent script, up to its first\n"
 	 "                            divergent op, to DIVFILE\n"
 	 "  -T, --need-trace          the kernel has the filemap tracepoints: a block\n"

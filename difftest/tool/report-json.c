@@ -208,7 +208,8 @@ static void json_side(struct json *j, const char *key, const struct report_what 
 }
 
 /* A divergence's text, decoded, into the open object; its attribution @why ("A+B",
- * "unexplained"; NULL: none, a script the guest did not run or finish). */
+ * "unexplained"; NULL: none, a script the guest did not run or finish: MISSING,
+ * INCOMPLETE, NOTRACE, SETUP). */
 static void json_divergence(struct json *j, const char *why, const char *what)
 {
 	struct report_what w;
@@ -335,6 +336,7 @@ void rp_json(FILE *f, const struct campaign *c, const struct group *g, int ng)
 		json_int(&j, "divergent", g[k].div);
 		json_int(&j, "attributed", g[k].div - g[k].unexplained);
 		json_int(&j, "unexplained", g[k].unexplained);
+		json_int(&j, "not_run", g[k].notrun);
 		if (g[k].speed) {
 			json_object(&j, "guest");
 			json_int(&j, "ops", g[k].speed->ops);
@@ -361,6 +363,7 @@ void rp_json(FILE *f, const struct campaign *c, const struct group *g, int ng)
 			for (int w = 0; w < r->nwhy; w++)
 				json_int(&j, r->why[w].name, r->why[w].n);
 			json_end(&j);
+			json_int(&j, "not_run", r->v[4]);
 			json_end(&j);
 		}
 		json_end(&j);

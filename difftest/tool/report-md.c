@@ -223,14 +223,14 @@ static void why_text(const struct row *r, char *buf, size_t len)
 					      r->why[i].n);
 }
 
-/* The summary of a compare output after its count of divergent scripts: what a
- * per-line rule cut short, "N cut short by a per-line rule (M ops not compared)". */
+/* What a per-line rule cut short, from the summary of a compare output: its last
+ * clause, "N cut short by a per-line rule (M ops not compared)". */
 static const char *cut_summary(const struct cmpfile *cf)
 {
 	const char *p = cf->last, *q;
 
-	while ((q = strstr(p, "divergent, ")))
-		p = q + 11;
+	while ((q = strstr(p, ", ")))
+		p = q + 2;
 	return p;
 }
 
@@ -266,17 +266,18 @@ void rp_markdown(FILE *f, const struct campaign *c, const struct group *g, int n
 	fprintf(f, ".\n\n");
 
 	/* the one table first: per kernel, mode and contract (attributed: explained by
-	 * contract switches; unexplained: by none); ops/s of the guests on the batch */
+	 * contract switches; unexplained: by none; not run: scripts the guest did not run
+	 * or finish, neither); ops/s of the guests on the batch */
 	fprintf(f, "| kernel | filesystem mode | contract | ops | scripts | divergent scripts | "
-		"attributed | unexplained | guest ops/s |\n");
-	fprintf(f, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+		"attributed | unexplained | not run | guest ops/s |\n");
+	fprintf(f, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 	for (int k = 0; k < ng; k++) {
 		char r[32];
 
 		ops_per_s(&g[k], r, sizeof(r));
-		fprintf(f, "| %s | %s | %s | %ld | %ld | %ld | %ld | %ld | %s |\n", g[k].kernel,
+		fprintf(f, "| %s | %s | %s | %ld | %ld | %ld | %ld | %ld | %ld | %s |\n", g[k].kernel,
 			g[k].fs, g[k].cname, g[k].ops, g[k].scripts, g[k].div,
-			g[k].div - g[k].unexplained, g[k].unexplained, r);
+			g[k].div - g[k].unexplained, g[k].unexplained, g[k].notrun, r);
 	}
 	fprintf(f, "\n");
 	if (chart_para)
@@ -323,22 +324,25 @@ void rp_markdown(FILE *f, const struct campaign *c, const struct group *g, int n
 	/* a table per kernel, mode and contract: its classes by name, so that a merge of
 	 * shards and one run print the same table */
 	for (int k = 0; k < ng; k++) {
-		long to = 0, ts = 0, td = 0;
+		long to = 0, ts = 0, td = 0, tn = 0;
 
 		fprintf(f, "## kernel %s, %s, contract %s\n\n", g[k].kernel, g[k].fs, g[k].contract);
-		fprintf(f, "| scenario class | ops | scripts | divergent scripts | attributed to |\n");
-		fprintf(f, "| --- | ---: | ---: | ---: | --- |\n");
+		fprintf(f, "| scenario class | ops | scripts | divergent scripts | attributed to | "
+			"not run |\n");
+		fprintf(f, "| --- | ---: | ---: | ---: | --- | ---: |\n");
 		for (int j = 0; j < g[k].nrows; j++) {
 			const struct row *r = &c->row[g[k].rows[j]];
 
 			why_text(r, why, sizeof(why));
-			fprintf(f, "| %s | %ld | %ld | %ld | %s |\n", r->key[3], r->v[0], r->v[1],
-				r->v[2], r->v[2] > 0 ? why : "");
+			fprintf(f, "| %s | %ld | %ld | %ld | %s | %ld |\n", r->key[3], r->v[0], r->v[1],
+				r->v[2], r->v[2] > 0 ? why : "", r->v[4]);
 			to += r->v[0];
 			ts += r->v[1];
 			td += r->v[2];
+			tn += r->v[4];
 		}
-		fprintf(f, "| **total** | **%ld** | **%ld** | **%ld** | |\n\n", to, ts, td);
+		fprintf(f, "| **total** | **%ld** | **%ld** | **%ld** | | **%ld** |\n\n", to, ts, td,
+			tn);
 	}
 
 	/* the minimal scripts; the divergent ones where shrinking did not confirm any */
