@@ -8,11 +8,15 @@
 # many as ROWS.tsv's divergent scripts, and every MISSING, INCOMPLETE, NOTRACE and SETUP
 # line, as many as its scripts not run (per kernel, mode and contract too), none of them
 # attributed; its cut scripts every CUT line; each errseq word of a trace decoded as
-# liberrseq's errseq.h lays it out (bits 0-11 errno, 12 SEEN, 13-31 the counter). Prints
-# a summary; exits 1 naming the first thing that is not so.
+# liberrseq's errseq.h lays it out (bits 0-11 errno, 12 SEEN, 13-31 the counter); its
+# judge rows are the judge outputs of DIR... (judge-*.txt) per kernel and mode, their
+# counts the sums of the summaries, their lines every line of the outputs, one DIR's
+# after another, read back (JUDGE's op, line, op text and violation; KNOWN's switches).
+# Prints a summary; exits 1 naming the first thing that is not so.
 import glob
 import json
 import os
+import re
 import sys
 
 
@@ -33,7 +37,7 @@ def main():
     report, rows_tsv, dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
     j = json.load(open(report))
     keys(j, ["format", "version", "generated", "line", "campaign", "rows", "wall", "cut",
-             "divergences", "minimal_scripts"], "the report")
+             "divergences", "judge", "minimal_scripts"], "the report")
     if j["format"] != "difftest report" or j["version"] != 1:
         fail("format %r version %r" % (j["format"], j["version"]))
     keys(j["campaign"], ["dirs", "merged", "status", "wall_seconds", "wall_longest", "info"],
@@ -150,10 +154,87 @@ def main():
                  "why", "file"], "cut %s" % c.get("script"))
     for m in j["minimal_scripts"]:
         keys(m, ["name", "from", "scripts", "text"], "minimal script")
+    order = []
+    for r in tsv:
+        if (r[0], r[1]) not in order:
+            order.append((r[0], r[1]))
+    njudge = judge(j["judge"], dirs, order)
     print("json: %d rows, %d classes, %d divergences (rows.tsv: %d), %d not run (rows.tsv: %d), "
-          "%d cut, %d errseq words decoded, %d minimal script file(s)"
+          "%d cut, %d errseq words decoded, %d minimal script file(s), %d judge row(s) of "
+          "%d line(s)"
           % (len(rows), nclasses, got[0], ndiv, got[1], nrun,
-             len(j["cut"]), words, len(j["minimal_scripts"])))
+             len(j["cut"]), words, len(j["minimal_scripts"]), len(j["judge"]), njudge))
+
+
+SUMMARY = re.compile(r"judged (\d+) script\(s\) on (.*), ([^,]*): (\d+) breaking the contract"
+                     r"(?: \((\d+) of them known deviations of (.*)\))?, (\d+) not judged, "
+                     r"(\d+) ops judged$")
+JUDGE = re.compile(r"JUDGE (\S+) op (\d+) \(line (\d+)\): (.*?): (lost|repeat|invented): (.+)$")
+
+
+def judge(got, dirs, order):
+    """The judge rows against the judge outputs of dirs, in order (the kernels and modes
+    of rows.tsv, as it names them first); returns the lines checked."""
+    want = {}
+    for d in dirs:
+        for f in sorted(glob.glob(os.path.join(d, "judge-*.txt"))):
+            lines = open(f).read().splitlines()
+            m = SUMMARY.match(lines[-1]) if lines else None
+            if not m:
+                fail("%s: no judge summary at its end" % f)
+            k = (m.group(2), m.group(3))
+            w = want.setdefault(k, {"judged": 0, "breaking": 0, "known": 0, "not_judged": 0,
+                                    "ops": 0, "known_deviations_of": m.group(6), "lines": [],
+                                    "files": []})
+            for key, g in (("judged", 1), ("breaking", 4), ("known", 5), ("not_judged", 7),
+                           ("ops", 8)):
+                w[key] += int(m.group(g) or 0)
+            w["files"].append(f)
+            w["lines"] += [(l, f) for l in lines[:-1]]
+    have = [(r["kernel"], r["fs"]) for r in got]
+    if sorted(have) != sorted(want):
+        fail("the judge rows %r are not the judge outputs' kernels and modes %r"
+             % (have, list(want)))
+    rank = lambda k: order.index(k) if k in order else len(order)
+    if [rank(k) for k in have] != sorted(rank(k) for k in have):
+        fail("the judge rows %r are not in the order of the rows' kernels and modes" % have)
+    n = 0
+    for r in got:
+        where = "judge %s %s" % (r["kernel"], r["fs"])
+        keys(r, ["kernel", "fs", "known_deviations_of", "judged", "breaking", "known",
+                 "not_judged", "ops", "fails_campaign", "files", "lines"], where)
+        w = want[(r["kernel"], r["fs"])]
+        if w["known_deviations_of"] is None:
+            w["known"] = None
+        for key in ("judged", "breaking", "known", "not_judged", "ops", "known_deviations_of",
+                    "files"):
+            if r[key] != w[key]:
+                fail("%s: %s %r, the outputs say %r" % (where, key, r[key], w[key]))
+        fails = r["not_judged"] > 0 or (r["known"] is None and r["breaking"] > 0)
+        if r["fails_campaign"] != fails:
+            fail("%s: fails_campaign %r" % (where, r["fails_campaign"]))
+        if [(l["text"], l["file"]) for l in r["lines"]] != w["lines"]:
+            fail("%s: its lines are not the outputs' lines, one after another" % where)
+        for l in r["lines"]:
+            keys(l, ["kind", "script", "op", "line", "op_text", "violation", "switches", "what",
+                     "text", "file"], "%s: line %s" % (where, l["text"]))
+            word, name = l["text"].split(" ", 2)[:2]
+            kind = {"JUDGE": "judge", "UNJUDGED": "unjudged", "KNOWN": "known",
+                    "UNEXPLAINED": "unexplained"}.get(word)
+            if l["kind"] != kind or l["script"] != name.rstrip(":"):
+                fail("%s: %r read as %s %s" % (where, l["text"], l["kind"], l["script"]))
+            m = JUDGE.match(l["text"])
+            if kind == "judge" and (not m or (l["op"], l["line"], l["op_text"], l["violation"],
+                                              l["what"]) != (int(m.group(2)), int(m.group(3)),
+                                                             m.group(4), m.group(5), m.group(6))):
+                fail("%s: %r read as %r" % (where, l["text"], l))
+            if kind == "known" and "+".join(l["switches"]) != l["text"].split(" [", 1)[1][:-1]:
+                fail("%s: %r read as switches %r" % (where, l["text"], l["switches"]))
+            why = "%s %s: %s" % (word, l["script"], l["what"])
+            if kind in ("unjudged", "unexplained") and l["text"] != why:
+                fail("%s: %r read as %r" % (where, l["text"], l["what"]))
+            n += 1
+    return n
 
 
 main()

@@ -3,8 +3,10 @@
 # difftest report, a CASE per ctest (difftest-report-CASE), on campaign directories made
 # here as campaign.sh makes them: recorded guest results (recordings/6.12: the 6.12
 # scenarios on stock and patched, ext2 and ext4-ordered) compared by dt_judge (lib.sh),
-# the stock kernel held to "stock" and "patched", the patched one to "patched"; a
-# campaign.info, speed.tsv and wall.tsv as a run writes them; one minimal script. Each
+# the stock kernel held to "stock" and "patched", the patched one to "patched", and
+# judged by dt_contract_check (the stock kernel with known deviations: on ext4-ordered
+# three UNEXPLAINED); a campaign.info, speed.tsv and wall.tsv as a run writes them; one
+# minimal script. Each
 # command must exit with the status given AND print the message given; the first that
 # does not prints "FAIL: ..." with its output, and the script exits 1. BUILD: the cmake
 # build tree (difftest/difftest).
@@ -12,8 +14,14 @@
 #             wrote for that directory (report/expected.md, expected-chart.dat, made by
 #             campaign.sh before difftest report existed); a chart drawn when gnuplot
 #             is there, said not drawn when it is not
-#   merge     the directory as two shards: merged (rows.tsv, the scripts) and reported
-#             as campaign.sh --merge did (report/expected-merge.md, -rows.tsv)
+#   merge     the directory as two shards: merged (rows.tsv, the scripts, the judge
+#             outputs: their lines one shard's after the other, their counts summed) and
+#             reported as campaign.sh --merge did (report/expected-merge.md)
+#   judged    report/judged/, a campaign directory (made by report/make-judged.sh, which
+#             must make it as committed) in which the patched kernel breaks the contract
+#             itself and its guest did not run every script: the Markdown is
+#             report/expected-judged.md, with every JUDGE, UNJUDGED line; the JSON holds
+#             every line of the judge outputs (report-json.py)
 #   json      the JSON parses; its rows, classes, divergences and cut scripts are those
 #             of rows.tsv and the compare outputs, every one (report-json.py)
 #   decode    the errseq words of a divergence decoded: a racing fsync's no-op event
@@ -24,7 +32,8 @@
 #             as incomplete, missing, no trace and setup, and in its rows as not run, never
 #             as divergent or attributed
 #   errors    what is not a campaign directory, or not the shards of one, is refused
-#             with exit status 2 and says what and where (FILE:LINE)
+#             with exit status 2 and says what and where (FILE:LINE); so is a judge
+#             output that is not judge's (a line, its summary, its name, its counts)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$1 case_=$2
@@ -55,6 +64,11 @@ campaign() {
 		k=${kc%:*} c=${kc#*:}
 		dt_judge "$DT" "$d" "$k" "$c" "$c,linux=6.12" 0 "" ext2 ext4-ordered ||
 			fail "dt_judge $k $c failed"
+	done
+	# the contract itself, each kernel held to it as campaign.sh does
+	for k in stock patched; do
+		dt_contract_check "$DT" "$d" "$k" 6.12 "$k" ext2 ext4-ordered ||
+			fail "dt_contract_check $k failed"
 	done
 	# a minimal script (the first divergent one), and its compare (not read)
 	sed '/^end$/q' "$d/div-stock-patched-ext2.dt" >"$d/cases-stock-patched-ext2.dt"
@@ -118,6 +132,20 @@ for a, b in zip(one, two):
 	for f in speed.tsv wall.tsv div-stock-patched-ext2.dt cases-stock-patched-ext2.dt; do
 		cmp -s <(cat "$t/s1/$f" "$t/s2/$f") "$t/m/$f" || fail "$f is not the shards' one after the other"
 	done
+	# the judge outputs: the shards' lines one after the other, one summary of their sums
+	for f in "$t"/s1/judge-*.txt; do
+		f=${f##*/}
+		python3 - "$t/s1/$f" "$t/s2/$f" "$t/m/$f" >"$t/diff" 2>&1 <<'EOF' || fail "the merged $f: $(cat "$t/diff")"
+import re, sys
+one, two, got = (open(f).read().splitlines() for f in sys.argv[1:])
+assert got[:-1] == one[:-1] + two[:-1], got
+# the counts: the numbers but those in the contract's text (switch=N, linux=6.12)
+num = lambda l: [int(n) for n in re.findall(r"(?<![=\w.])\d+(?![\w.=])", l)]
+assert re.sub(r"\d+", "N", got[-1]) == re.sub(r"\d+", "N", one[-1]), (got[-1], one[-1])
+assert num(got[-1]) == [a + b for a, b in zip(num(one[-1]), num(two[-1]))], (got[-1], one[-1])
+EOF
+	done
+	[ -s "$t/m/judge-stock-ext4-ordered.txt" ] || fail "no merged judge-stock-ext4-ordered.txt"
 	[ ! -e "$t/m/div-stock-stock-ext2.dt" ] || fail "an empty divergent file merged"
 	python3 "$here/report-json.py" "$t/m/report.json" "$t/m/rows.tsv" "$t/s1" "$t/s2" >"$t/out" 2>&1 ||
 		fail "the merge's JSON: $(cat "$t/out")"
@@ -130,6 +158,26 @@ json)
 	python3 -m json.tool "$t/report.json" >/dev/null 2>"$t/err" || fail "not JSON: $(cat "$t/err")"
 	python3 "$here/report-json.py" "$t/report.json" "$t/c/rows.tsv" "$t/c" >"$t/out" 2>&1 ||
 		fail "the JSON: $(cat "$t/out")"
+	cat "$t/out"
+	;;
+judged)
+	"$here/report/make-judged.sh" "$DT" "$t/j" 2>"$t/err" || fail "make-judged.sh: $(cat "$t/err")"
+	diff -ru "$here/report/judged" "$t/j" >"$t/diff" ||
+		fail "report/judged is not what make-judged.sh makes now (make it again: tests/report/make-judged.sh BUILD/difftest/difftest tests/report/judged): $(cat "$t/diff")"
+	mkdir "$t/r"
+	run 0 -m "$t/r/report.md" -j "$t/r/report.json" "$here/report/judged"
+	diff -u "$here/report/expected-judged.md" "$t/r/report.md" >"$t/diff" ||
+		fail "the Markdown is not report/expected-judged.md: $(cat "$t/diff")"
+	# what judge said that breaks the contract or could not be judged: every line there
+	grep -h '^\(JUDGE\|UNJUDGED\|UNEXPLAINED\) ' "$here"/report/judged/judge-patched-*.txt >"$t/want"
+	[ -s "$t/want" ] || fail "report/judged has no violation"
+	grep -Fxf "$t/want" "$t/r/report.md" | cmp -s - "$t/want" ||
+		fail "the Markdown does not say every JUDGE and UNJUDGED line of the patched kernel"
+	has_md() { grep -qxF "$1" "$t/r/report.md" || fail "the Markdown has no line '$1'"; }
+	has_md '| patched | ext4-ordered | 18 | 1 | - | 0 | 398 |'
+	has_md '| patched | ext2 | 14 | 0 | - | 4 | 341 |'
+	python3 "$here/report-json.py" "$t/r/report.json" "$here/report/judged/rows.tsv" \
+		"$here/report/judged" >"$t/out" 2>&1 || fail "the JSON: $(cat "$t/out")"
 	cat "$t/out"
 	;;
 decode)
@@ -225,6 +273,26 @@ errors)
 	run 2 "$t/bad"
 	has err "^difftest report: $t/bad/compare-stock-patched-ext2\\.txt: no summary line at its end"
 	cp "$t/c/compare-stock-patched-ext2.txt" "$t/bad/"
+	# judge outputs: a line that is not judge's, one cut short, a summary that does not
+	# add up or names another kernel
+	j=judge-stock-ext4-ordered.txt
+	sed -i '2i JUDGE scn.meta op nine' "$t/bad/$j"
+	run 2 "$t/bad"
+	has err "^difftest report: $t/bad/$j:2: not a line of difftest judge's \\(JUDGE, UNJUDGED, KNOWN, UNEXPLAINED, its summary last\\): JUDGE scn\\.meta op nine\$"
+	cp "$t/c/$j" "$t/bad/"
+	sed -i '$d' "$t/bad/$j"
+	run 2 "$t/bad"
+	has err "^difftest report: $t/bad/$j: no summary line at its end \\(judged N script\\(s\\) on KERNEL, FS: \\.\\.\\.\\): judge did not finish\$"
+	cp "$t/c/$j" "$t/bad/"
+	# (the first UNEXPLAINED line gone: a breaking script neither known nor unexplained)
+	sed -i '0,/^UNEXPLAINED /{/^UNEXPLAINED /d}' "$t/bad/$j"
+	run 2 "$t/bad"
+	has err "^difftest report: $t/bad/$j: its lines do not add up to its summary \\(5 breaking, 2 known, 2 unexplained, 0 not judged\\)\$"
+	cp "$t/c/$j" "$t/bad/"
+	cp "$t/c/$j" "$t/bad/judge-patched-ext4-ordered.txt"
+	run 2 "$t/bad"
+	has err "^difftest report: $t/bad/judge-patched-ext4-ordered\\.txt: its summary names stock, ext4-ordered \\(a file of theirs is $j\\)\$"
+	cp "$t/c/judge-patched-ext4-ordered.txt" "$t/bad/"
 	grep -v '^line=' "$t/c/campaign.info" >"$t/bad/campaign.info"
 	run 2 "$t/bad"
 	has err "^difftest report: $t/bad/campaign\\.info: no line= "

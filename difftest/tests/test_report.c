@@ -2,15 +2,18 @@
 /*
  * Unit tests of difftest report's pieces (tool/report.c, tool/json.c): an errseq word
  * decoded into errno, SEEN and counter; compare's divergence text parsed back; the
- * JSON writer's escapes and nesting.
+ * JSON writer's escapes and nesting; the report of a campaign whose kernel breaks the
+ * contract itself (argv[1]: tests/report/judged) says what judge said.
  */
 #define _GNU_SOURCE
 #include <check.h>
 #include <errno.h>
+#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "report.h"
@@ -189,17 +192,125 @@ START_TEST(t_json_nesting)
 }
 END_TEST
 
-int main(void)
+/* The campaign directory of t_report_judged (argv[1]). */
+static const char *judged_dir;
+
+/* The whole of @path, NUL-terminated. */
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int ch;
+
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	ck_assert_ptr_nonnull(m);
+	while ((ch = getc(f)) != EOF)
+		putc(ch, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/* Does @text hold @line as a whole line? */
+static int has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = text; (p = strstr(p, line)); p++)
+		if ((p == text || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The report of tests/report/judged, in which the patched kernel breaks the contract
+ * itself (judge-patched-ext4-ordered.txt: an error lost) and its guest did not finish
+ * ext2's batch (judge-patched-ext2.txt: four scripts not judged): the Markdown has each
+ * judge output's counts and every line of it that is not a known deviation (the stock
+ * kernel's, with their JUDGE lines: counted, not listed), the JSON every line.
+ */
+START_TEST(t_report_judged)
+{
+	char tmp[] = "/tmp/dt-report-XXXXXX", *md, *js, *mtext, *jtext;
+	struct report_opts o = {0};
+	char *dirs[1];
+	glob_t g;
+	int judge_lines = 0;
+
+	ck_assert_ptr_nonnull(judged_dir);
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	md = NULL;
+	js = NULL;
+	ck_assert_int_ne(asprintf(&md, "%s/report.md", tmp), -1);
+	ck_assert_int_ne(asprintf(&js, "%s/report.json", tmp), -1);
+	o.markdown = md;
+	o.json = js;
+	dirs[0] = (char *)judged_dir;
+	ck_assert_int_eq(report_run(&o, 1, dirs), 0);
+	mtext = read_all(md);
+	jtext = read_all(js);
+	ck_assert_msg(has_line(mtext, "| patched | ext4-ordered | 18 | 1 | - | 0 | 398 |"),
+		      "no judge row of patched, ext4-ordered");
+	ck_assert_msg(has_line(mtext, "| patched | ext2 | 14 | 0 | - | 4 | 341 |"),
+		      "no judge row of patched, ext2");
+	ck_assert_msg(has_line(mtext, "| stock | ext2 | 17 | 1 | 1 | 0 | 387 |"),
+		      "no judge row of stock, ext2");
+	{
+		char *pat = NULL;
+
+		ck_assert_int_ne(asprintf(&pat, "%s/judge-*.txt", judged_dir), -1);
+		ck_assert_int_eq(glob(pat, 0, NULL, &g), 0);
+		free(pat);
+	}
+	ck_assert_uint_eq(g.gl_pathc, 4);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char *text = read_all(g.gl_pathv[i]), *p = text, *l;
+		int known = strstr(text, "\nKNOWN ") || !strncmp(text, "KNOWN ", 6);
+
+		while ((l = strsep(&p, "\n")) && p && *p) {
+			char *q = NULL;
+
+			/* (the lines but the summary, the last) */
+			if (!strncmp(l, "UNJUDGED ", 9) || !strncmp(l, "UNEXPLAINED ", 12) ||
+			    (!strncmp(l, "JUDGE ", 6) && !known)) {
+				ck_assert_msg(has_line(mtext, l), "the Markdown lacks '%s' (%s)", l,
+					      g.gl_pathv[i]);
+				judge_lines++;
+			}
+			ck_assert_int_ne(asprintf(&q, "\"text\": \"%s\",", l), -1);
+			ck_assert_msg(strstr(jtext, q) != NULL, "the JSON lacks '%s' (%s)", l,
+				      g.gl_pathv[i]);
+			free(q);
+		}
+		free(text);
+	}
+	/* the lost error, and the four scripts the guest did not finish */
+	ck_assert_int_eq(judge_lines, 5);
+	globfree(&g);
+	unlink(md);
+	unlink(js);
+	rmdir(tmp);
+	free(md);
+	free(js);
+	free(mtext);
+	free(jtext);
+}
+END_TEST
+
+int main(int argc, char **argv)
 {
 	const TTest *const tests[] = {
 		t_word_decode, t_what_one_op, t_what_par, t_what_other, t_json_strings,
-		t_json_nesting,
+		t_json_nesting, t_report_judged,
 	};
 	TCase *tc = tcase_create("report");
 	Suite *s = suite_create("difftest report");
 	SRunner *sr = srunner_create(s);
 	int failed;
 
+	judged_dir = argc > 1 ? argv[1] : NULL;
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
 		tcase_add_test(tc, tests[i]);
 	suite_add_tcase(s, tc);
