@@ -2,8 +2,9 @@
 /*
  * Unit tests of difftest report's pieces (tool/report.c, tool/json.c): an errseq word
  * decoded into errno, SEEN and counter; compare's divergence text parsed back; the
- * JSON writer's escapes and nesting; the report of a campaign whose kernel breaks the
- * contract itself (argv[1]: tests/report/judged) says what judge said.
+ * JSON writer's escapes and nesting; difftest judge's lines and summary read back; the
+ * report of a campaign whose kernel breaks the contract itself (argv[1]:
+ * tests/report/judged) says what judge said.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -126,6 +127,114 @@ START_TEST(t_what_other)
 					   &w), 0);
 	ck_assert_int_eq(w.trace, 0);
 	ck_assert_str_eq(w.model[0].err, "EIO");
+}
+END_TEST
+
+/* judge's lines, each kind read back; what is not one of them, or not whole, is not. */
+START_TEST(t_judge_lines)
+{
+	struct report_judge_line j;
+
+	ck_assert_int_eq(report_parse_judge_line("JUDGE scn.par-syncfs op 16 (line 273): par "
+						 "syncfs d0 ; syncfs d0: repeat: syncfs reported EIO "
+						 "again", &j), 1);
+	ck_assert_str_eq(j.kind, "judge");
+	ck_assert_str_eq(j.script, "scn.par-syncfs");
+	ck_assert_int_eq(j.op, 16);
+	ck_assert_int_eq(j.line, 273);
+	ck_assert_str_eq(j.op_text, "par syncfs d0 ; syncfs d0");
+	ck_assert_str_eq(j.violation, "repeat");
+	ck_assert_str_eq(j.what, "syncfs reported EIO again");
+	ck_assert_int_eq(report_parse_judge_line("JUDGE random.s1002.39~r1c4 op 0 (line 2): fsync "
+						 "d1: lost: returned 0; owed EIO|ENOSPC", &j), 1);
+	ck_assert_str_eq(j.script, "random.s1002.39~r1c4");
+	ck_assert_int_eq(j.op, 0);
+	ck_assert_str_eq(j.op_text, "fsync d1");
+	ck_assert_str_eq(j.violation, "lost");
+	ck_assert_str_eq(j.what, "returned 0; owed EIO|ENOSPC");
+	ck_assert_int_eq(report_parse_judge_line("KNOWN scn.meta [md_cursor+syncfs_cursor_only]",
+						 &j), 1);
+	ck_assert_str_eq(j.kind, "known");
+	ck_assert_str_eq(j.script, "scn.meta");
+	ck_assert_str_eq(j.what, "md_cursor+syncfs_cursor_only");
+	ck_assert_int_eq(j.op, -1);
+	ck_assert_str_eq(j.violation, "");
+	ck_assert_int_eq(report_parse_judge_line("UNJUDGED scn.sfr: the guest did not finish it",
+						 &j), 1);
+	ck_assert_str_eq(j.kind, "unjudged");
+	ck_assert_str_eq(j.what, "the guest did not finish it");
+	ck_assert_int_eq(report_parse_judge_line("UNEXPLAINED scn.meta: no switch of the contract "
+						 "accounts for op 9", &j), 1);
+	ck_assert_str_eq(j.kind, "unexplained");
+	ck_assert_str_eq(j.what, "no switch of the contract accounts for op 9");
+	/* not judge's lines at all */
+	ck_assert_int_eq(report_parse_judge_line("judged 1 script(s) on k, ext2: 0 breaking the "
+						 "contract, 0 not judged, 3 ops judged", &j), 0);
+	ck_assert_int_eq(report_parse_judge_line("DIVERGE scn.meta [unexplained]: x", &j), 0);
+	ck_assert_int_eq(report_parse_judge_line("JUDGEMENT", &j), 0);
+	/* judge's words, not its lines */
+	ck_assert_int_eq(report_parse_judge_line("JUDGE scn.meta op nine", &j), -1);
+	ck_assert_int_eq(report_parse_judge_line("JUDGE scn.meta op 9 (line 2): fsync d0: stolen: "
+						 "x", &j), -1);
+	ck_assert_int_eq(report_parse_judge_line("JUDGE scn.meta op 9 (line 2): fsync d0: lost: ",
+						 &j), -1);
+	ck_assert_int_eq(report_parse_judge_line("JUDGE scn.meta op 9 (line 2): : lost: x", &j), -1);
+	ck_assert_int_eq(report_parse_judge_line("JUDGE  op 9 (line 2): fsync d0: lost: x", &j), -1);
+	ck_assert_int_eq(report_parse_judge_line("KNOWN scn.meta", &j), -1);
+	ck_assert_int_eq(report_parse_judge_line("KNOWN scn.meta []", &j), -1);
+	ck_assert_int_eq(report_parse_judge_line("UNJUDGED scn.sfr", &j), -1);
+	ck_assert_int_eq(report_parse_judge_line("UNJUDGED scn.sfr: ", &j), -1);
+	/* a name longer than a script's */
+	ck_assert_int_eq(report_parse_judge_line("UNJUDGED scn.0123456789012345678901234567890123"
+						 "456789012345678901234567890: x", &j), -1);
+}
+END_TEST
+
+/* judge's summary, with known deviations (a contract's text has parentheses) and
+ * without; what is not that line is not. */
+START_TEST(t_judge_summary)
+{
+	struct report_judge_summary s;
+
+	ck_assert_int_eq(report_parse_judge_summary(
+		"judged 21 script(s) on stock, ext4-ordered: 5 breaking the contract (2 of them "
+		"known deviations of custom (md_cursor=1 keep_unseen=1 falloc_cursor=0 "
+		"linux=6.12)), 0 not judged, 423 ops judged", &s), 0);
+	ck_assert_str_eq(s.kernel, "stock");
+	ck_assert_str_eq(s.fs, "ext4-ordered");
+	ck_assert_int_eq(s.judged, 21);
+	ck_assert_int_eq(s.breaking, 5);
+	ck_assert_int_eq(s.known, 2);
+	ck_assert_str_eq(s.known_of, "custom (md_cursor=1 keep_unseen=1 falloc_cursor=0 "
+			 "linux=6.12)");
+	ck_assert_int_eq(s.unjudged, 0);
+	ck_assert_int_eq(s.ops, 423);
+	ck_assert_int_eq(report_parse_judge_summary(
+		"judged 14 script(s) on patched, ext2: 0 breaking the contract, 4 not judged, 341 "
+		"ops judged", &s), 0);
+	ck_assert_str_eq(s.kernel, "patched");
+	ck_assert_str_eq(s.fs, "ext2");
+	ck_assert_str_eq(s.known_of, "");
+	ck_assert_int_eq(s.known, 0);
+	ck_assert_int_eq(s.unjudged, 4);
+	ck_assert_int_eq(s.ops, 341);
+	/* a kernel's name may have a comma, a mode has none */
+	ck_assert_int_eq(report_parse_judge_summary(
+		"judged 1 script(s) on my, kernel, xfs: 1 breaking the contract, 0 not judged, 5 "
+		"ops judged", &s), 0);
+	ck_assert_str_eq(s.kernel, "my, kernel");
+	ck_assert_str_eq(s.fs, "xfs");
+	ck_assert_int_eq(report_parse_judge_summary("judged 1 script(s) on k, ext2: 0 breaking the "
+						    "contract, 0 not judged", &s), -1);
+	ck_assert_int_eq(report_parse_judge_summary("judged 1 script(s) on k, ext2: 0 breaking the "
+						    "contract, 0 not judged, 3 ops judged!", &s), -1);
+	ck_assert_int_eq(report_parse_judge_summary("judged 1 script(s) on k, ext2: 0 breaking the "
+						    "contract (1 of them known), 0 not judged, 3 "
+						    "ops judged", &s), -1);
+	ck_assert_int_eq(report_parse_judge_summary("judged x script(s) on k, ext2: 0 breaking the "
+						    "contract, 0 not judged, 3 ops judged", &s), -1);
+	ck_assert_int_eq(report_parse_judge_summary("compared 1 script(s) on k, ext2, contract "
+						    "stock: 0 divergent", &s), -1);
 }
 END_TEST
 
@@ -303,7 +412,7 @@ int main(int argc, char **argv)
 {
 	const TTest *const tests[] = {
 		t_word_decode, t_what_one_op, t_what_par, t_what_other, t_json_strings,
-		t_json_nesting, t_report_judged,
+		t_json_nesting, t_judge_lines, t_judge_summary, t_report_judged,
 	};
 	TCase *tc = tcase_create("report");
 	Suite *s = suite_create("difftest report");

@@ -75,6 +75,25 @@ struct sfile {
 	size_t len;
 };
 
+/* A line of a judge output, parsed; its text and file. */
+struct judgeline {
+	struct report_judge_line j;
+	char *text;
+	const char *path;
+};
+
+/* The judge outputs of one kernel and mode (judge-K-FS.txt; a merge's: every shard's,
+ * counted together, their lines one shard's after another). */
+struct judgefile {
+	char *kernel, *fs;
+	char *known_of;		/* the contract whose switches are its known deviations, or NULL */
+	long judged, breaking, known, unjudged, ops;
+	struct judgeline *line;
+	int nline;
+	char **path;		/* its files, a shard's each */
+	int npath;
+};
+
 struct campaign {
 	int ndirs, merged;	/* merged: the report of several shards */
 	char **dirs;
@@ -87,6 +106,8 @@ struct campaign {
 	int ncmp;
 	struct sfile *sf;	/* the minimal scripts first, then the divergent, by name */
 	int nsf;
+	struct judgefile *judge;	/* in the order of the rows' kernels and modes */
+	int njudge;
 	int status;		/* the worst of the directories' */
 	long wall_sum, wall_max;
 };
@@ -121,6 +142,9 @@ void rp_json(FILE *f, const struct campaign *c, const struct group *g, int ng);
 /* campaign.info's value of @key ("" when it has none), as a number (0 when not one) */
 const char *rp_info_str(const struct info *in, const char *key);
 long rp_info_num(const struct info *in, const char *key);
+/* Does @j's kernel fail the campaign for what judge said (campaign.sh's dt_contract_check):
+ * a script not judged, or, judged without known deviations, one breaking the contract? */
+int rp_judge_fails(const struct judgefile *j);
 /* The minimal scripts of div-X (cases-X, when shrinking confirmed them), or NULL. */
 const struct sfile *rp_cases_of(const struct campaign *c, const struct sfile *div);
 /* The report's date: now, or SOURCE_DATE_EPOCH's (reproducible reports). */

@@ -3,7 +3,8 @@
  * difftest report's JSON (report.c): the rows and classes of the first table, the wall
  * time, the cut scripts, every divergence of the compare outputs with its results and
  * the errseq words of its trace decoded (report_word_decode(): errno, SEEN, counter),
- * the minimal scripts; and compare's divergence text read back (report_parse_what()).
+ * difftest judge's counts and lines per kernel and mode, the minimal scripts; and
+ * compare's divergence text read back (report_parse_what()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -420,6 +421,69 @@ void rp_json(FILE *f, const struct campaign *c, const struct group *g, int ng)
 			json_string(&j, "file", cf->path);
 			json_end(&j);
 		}
+	}
+	json_end(&j);
+
+	json_array(&j, "judge");
+	for (int k = 0; k < c->njudge; k++) {
+		const struct judgefile *jf = &c->judge[k];
+
+		json_object(&j, NULL);
+		json_string(&j, "kernel", jf->kernel);
+		json_string(&j, "fs", jf->fs);
+		json_string(&j, "known_deviations_of", jf->known_of);
+		json_int(&j, "judged", jf->judged);
+		json_int(&j, "breaking", jf->breaking);
+		if (jf->known_of)
+			json_int(&j, "known", jf->known);
+		else
+			json_null(&j, "known");
+		json_int(&j, "not_judged", jf->unjudged);
+		json_int(&j, "ops", jf->ops);
+		json_bool(&j, "fails_campaign", rp_judge_fails(jf));
+		json_array(&j, "files");
+		for (int i = 0; i < jf->npath; i++)
+			json_string(&j, NULL, jf->path[i]);
+		json_end(&j);
+		json_array(&j, "lines");
+		for (int i = 0; i < jf->nline; i++) {
+			const struct report_judge_line *l = &jf->line[i].j;
+			int judge = !strcmp(l->kind, "judge"), known = !strcmp(l->kind, "known");
+
+			json_object(&j, NULL);
+			json_string(&j, "kind", l->kind);
+			json_string(&j, "script", l->script);
+			if (judge) {
+				json_int(&j, "op", l->op);
+				json_int(&j, "line", l->line);
+				json_string(&j, "op_text", l->op_text);
+				json_string(&j, "violation", l->violation);
+			} else {
+				json_null(&j, "op");
+				json_null(&j, "line");
+				json_null(&j, "op_text");
+				json_null(&j, "violation");
+			}
+			if (known) {
+				json_array(&j, "switches");
+				for (const char *s = l->what; *s;) {
+					size_t n = strcspn(s, "+");
+
+					json_stringn(&j, NULL, s, n);
+					s += n + (s[n] == '+');
+				}
+				json_end(&j);
+				json_null(&j, "what");
+			} else {
+				json_null(&j, "switches");
+				json_string(&j, "what", l->what);
+			}
+			json_string(&j, "text", jf->line[i].text);
+			json_string(&j, "file", jf->line[i].path);
+			json_end(&j);
+		}
+		json_end(&j);
+		json_end(&j);
 	}
 	json_end(&j);
 

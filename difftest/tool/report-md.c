@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * difftest report's Markdown (report.c): a table per kernel, mode and contract, its chart
- * (drawn by gnuplot with difftest/chart.gp), the guests' speed, the scripts a per-line
- * rule cut short, a table per scenario class, the minimal divergent scripts: the text
- * campaign.sh's awk programs wrote before (tests/report/).
+ * difftest report's Markdown (report.c): a table per kernel, mode and contract, difftest
+ * judge's table per kernel and mode, the first table's chart (drawn by gnuplot with
+ * difftest/chart.gp), the guests' speed, the scripts a per-line rule cut short, judge's
+ * lines but the known deviations, a table per scenario class, the minimal divergent
+ * scripts (tests/report/expected*.md; first the text campaign.sh's awk programs wrote).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -234,6 +235,99 @@ static const char *cut_summary(const struct cmpfile *cf)
 	return p;
 }
 
+/* The judge lines of a kernel and mode the report shows: every one but the known
+ * deviations (KNOWN, and the JUDGE lines of their scripts), which it counts. */
+static int judge_shown(const struct judgefile *j, const struct judgeline *l)
+{
+	if (!strcmp(l->j.kind, "known"))
+		return 0;
+	if (strcmp(l->j.kind, "judge"))
+		return 1;
+	for (int i = 0; i < j->nline; i++)
+		if (!strcmp(j->line[i].j.kind, "known") && !strcmp(j->line[i].j.script, l->j.script))
+			return 0;
+	return 1;
+}
+
+/* How many judge lines a kernel and mode shows at most (compare's divergences are
+ * bounded by the minimal scripts kept; these by number). */
+#define RP_JUDGE_SHOWN 10
+
+/* The judge's table: a row per kernel and mode, those of the first table it has no
+ * output for said. */
+static void judge_table(FILE *f, const struct campaign *c, const struct group *g, int ng)
+{
+	if (!c->njudge) {
+		fprintf(f, "The contract itself: no judge-*.txt, so the kernels' results were not "
+			"held to it (difftest judge, difftest/doc/judge.md).\n\n");
+		return;
+	}
+	fprintf(f, "| kernel | filesystem mode | scripts judged | breaking the contract | known "
+		"deviations | not judged | ops judged |\n");
+	fprintf(f, "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+	for (int k = 0; k < c->njudge; k++) {
+		const struct judgefile *j = &c->judge[k];
+		char known[24];
+
+		snprintf(known, sizeof(known), j->known_of ? "%ld" : "-", j->known);
+		fprintf(f, "| %s | %s | %ld | %ld | %s | %ld | %ld |\n", j->kernel, j->fs, j->judged,
+			j->breaking, known, j->unjudged, j->ops);
+	}
+	for (int k = 0; k < ng; k++) {
+		int seen = 0;
+
+		for (int i = 0; i < c->njudge && !seen; i++)
+			seen = !strcmp(c->judge[i].kernel, g[k].kernel) && !strcmp(c->judge[i].fs, g[k].fs);
+		for (int i = 0; i < k && !seen; i++)
+			seen = !strcmp(g[i].kernel, g[k].kernel) && !strcmp(g[i].fs, g[k].fs);
+		if (!seen)
+			fprintf(f, "| %s | %s | no judge-%s-%s.txt | | | | |\n", g[k].kernel, g[k].fs,
+				g[k].kernel, g[k].fs);
+	}
+	fprintf(f, "\nThe contract itself (difftest judge, difftest/doc/judge.md), whatever the model "
+		"says: the scripts judged, those that break it, of those the known deviations (a "
+		"kernel judged with the patched contract's switches as its known deviations: the "
+		"stock kernel; -: judged without, its every breaking script a finding), the scripts "
+		"it could not judge. A breaking script that is not a known deviation fails the "
+		"campaign, but the stock kernel's, which are said, not failed; a script not judged "
+		"fails it too.\n\n");
+}
+
+/* The judge's lines but the known deviations, the first RP_JUDGE_SHOWN per kernel and
+ * mode; nothing when there are none. */
+static void judge_lines(FILE *f, const struct campaign *c)
+{
+	int any = 0;
+
+	for (int k = 0; k < c->njudge; k++) {
+		const struct judgefile *j = &c->judge[k];
+		int n = 0;
+
+		for (int i = 0; i < j->nline; i++)
+			n += judge_shown(j, &j->line[i]);
+		if (!n)
+			continue;
+		if (!any++)
+			fprintf(f, "## The contract itself: what breaks it, what was not judged\n\n"
+				"difftest judge's lines but the known deviations (KNOWN, with the JUDGE "
+				"lines of their scripts: counted above): an op that breaks the contract "
+				"(JUDGE), a script it could not judge (UNJUDGED), a breaking script of the "
+				"stock kernel that no switch accounts for (UNEXPLAINED); the first %d per "
+				"kernel and mode, all of them in judge-KERNEL-FS.txt and the JSON "
+				"report.\n\n", RP_JUDGE_SHOWN);
+		fprintf(f, "### %s, %s\n\n```\n", j->kernel, j->fs);
+		for (int i = 0, shown = 0; i < j->nline && shown < RP_JUDGE_SHOWN; i++)
+			if (judge_shown(j, &j->line[i])) {
+				fprintf(f, "%s\n", j->line[i].text);
+				shown++;
+			}
+		fprintf(f, "```\n\n");
+		if (n > RP_JUDGE_SHOWN)
+			fprintf(f, "%d more: judge-%s-%s.txt%s.\n\n", n - RP_JUDGE_SHOWN, j->kernel,
+				j->fs, c->merged ? " of each shard" : "");
+	}
+}
+
 void rp_markdown(FILE *f, const struct campaign *c, const struct group *g, int ng,
 		 const char *chart_para)
 {
@@ -280,6 +374,8 @@ void rp_markdown(FILE *f, const struct campaign *c, const struct group *g, int n
 			g[k].div - g[k].unexplained, g[k].unexplained, g[k].notrun, r);
 	}
 	fprintf(f, "\n");
+	/* the contract itself, per kernel and mode, right after */
+	judge_table(f, c, g, ng);
 	if (chart_para)
 		fprintf(f, "%s\n\n", chart_para);
 
@@ -320,6 +416,7 @@ void rp_markdown(FILE *f, const struct campaign *c, const struct group *g, int n
 		fprintf(f, ": %s\n", cut_summary(cf));
 	}
 	fprintf(f, "\n");
+	judge_lines(f, c);
 
 	/* a table per kernel, mode and contract: its classes by name, so that a merge of
 	 * shards and one run print the same table */
