@@ -40,8 +40,9 @@ def main():
              "divergences", "judge", "minimal_scripts"], "the report")
     if j["format"] != "difftest report" or j["version"] != 1:
         fail("format %r version %r" % (j["format"], j["version"]))
-    keys(j["campaign"], ["dirs", "merged", "status", "wall_seconds", "wall_longest", "info"],
-         "campaign")
+    keys(j["campaign"], ["dirs", "merged", "status", "verdict", "failures", "wall_seconds",
+                         "wall_longest", "info"], "campaign")
+    verdict(j["campaign"], dirs)
 
     tsv = [l.rstrip("\n").split("\t") for l in open(rows_tsv)]
     groups = {}
@@ -170,6 +171,30 @@ SUMMARY = re.compile(r"judged (\d+) script\(s\) on (.*), ([^,]*): (\d+) breaking
                      r"(?: \((\d+) of them known deviations of (.*)\))?, (\d+) not judged, "
                      r"(\d+) ops judged$")
 JUDGE = re.compile(r"JUDGE (\S+) op (\d+) \(line (\d+)\): (.*?): (lost|repeat|invented): (.+)$")
+
+
+def verdict(got, dirs):
+    """The campaign's verdict: failed when a directory's campaign.info says status=1; why,
+    every reason its failures= names, each once (None when none has failures=)."""
+    infos = [dict(l.rstrip("\n").split("=", 1) for l in open(os.path.join(d, "campaign.info")))
+             for d in dirs]
+    status = int(any(i["status"] != "0" for i in infos))
+    if (got["status"], got["verdict"]) != (status, "failed" if status else "passed"):
+        fail("campaign: status %r verdict %r, campaign.info says status %d"
+             % (got["status"], got["verdict"], status))
+    if not any("failures" in i for i in infos):
+        if got["failures"] is not None:
+            fail("campaign: failures %r, campaign.info has none" % got["failures"])
+        return
+    want = []
+    for i in infos:
+        for w in i.get("failures", "").split():
+            if w not in want:
+                want.append(w)
+    have = [":".join([f["what"], f["kernel"]] + ([f["fs"]] if f["fs"] else []))
+            for f in got["failures"]]
+    if sorted(have) != sorted(want) or not all(f["text"] for f in got["failures"]):
+        fail("campaign: failures %r, campaign.info says %r" % (got["failures"], want))
 
 
 def judge(got, dirs, order):

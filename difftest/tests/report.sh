@@ -12,16 +12,18 @@
 # build tree (difftest/difftest).
 #   markdown  the Markdown and the chart's data are those campaign.sh's awk programs
 #             wrote for that directory (report/expected.md, expected-chart.dat, made by
-#             campaign.sh before difftest report existed); a chart drawn when gnuplot
-#             is there, said not drawn when it is not
+#             campaign.sh before difftest report existed), with the verdict (passed) and
+#             the judge's table and lines; a chart drawn when gnuplot is there, said not
+#             drawn when it is not
 #   merge     the directory as two shards: merged (rows.tsv, the scripts, the judge
 #             outputs: their lines one shard's after the other, their counts summed) and
 #             reported as campaign.sh --merge did (report/expected-merge.md)
 #   judged    report/judged/, a campaign directory (made by report/make-judged.sh, which
 #             must make it as committed) in which the patched kernel breaks the contract
 #             itself and its guest did not run every script: the Markdown is
-#             report/expected-judged.md, with every JUDGE, UNJUDGED line; the JSON holds
-#             every line of the judge outputs (report-json.py)
+#             report/expected-judged.md, the verdict failed and why, with every JUDGE,
+#             UNJUDGED line; the JSON holds the verdict and every line of the judge
+#             outputs (report-json.py)
 #   json      the JSON parses; its rows, classes, divergences and cut scripts are those
 #             of rows.tsv and the compare outputs, every one (report-json.py)
 #   decode    the errseq words of a divergence decoded: a racing fsync's no-op event
@@ -79,7 +81,7 @@ campaign() {
 	printf 'stock\t687\t31\t2\npatched\t310\t19\t1\n' >"$d/wall.tsv"
 	printf '%s\n' seed=1 ops=0 per=30 fs=ext2,ext4-ordered kernels=stock,patched line=6.12 \
 		contract= scenarios=1 scripts= bug= "shard=${2:-1}" "shards=${3:-1}" wall=95 status=0 \
-		custom= "source=linux-source-6.12 6.12.118-1~deb12u1" >"$d/campaign.info"
+		failures= custom= "source=linux-source-6.12 6.12.118-1~deb12u1" >"$d/campaign.info"
 }
 
 case "$case_" in
@@ -176,6 +178,8 @@ judged)
 	has_md() { grep -qxF "$1" "$t/r/report.md" || fail "the Markdown has no line '$1'"; }
 	has_md '| patched | ext4-ordered | 18 | 1 | - | 0 | 398 |'
 	has_md '| patched | ext2 | 14 | 0 | - | 4 | 341 |'
+	# the verdict, and why: campaign.info's failures=, each said
+	has_md "**Verdict: failed** (campaign.sh's exit status 1): patched diverged from its own contract on ext4-ordered (difftest compare); patched's guest did not run or finish every script on ext2, or its harness failed (not run); patched broke the contract itself on ext4-ordered (difftest judge); difftest judge could not judge every script of patched on ext2."
 	python3 "$here/report-json.py" "$t/r/report.json" "$here/report/judged/rows.tsv" \
 		"$here/report/judged" >"$t/out" 2>&1 || fail "the JSON: $(cat "$t/out")"
 	cat "$t/out"
@@ -197,6 +201,7 @@ decode)
 	c=patched,no-syncfs_bdev_cursor,no-md_once,no-fat_md_once,no-falloc_cursor,no-mount_forgets,no-remount_since
 	dt_judge "$DT" "$d" patched "$c" "$c" 0 "" ext4-journal ext2 || true
 	dt_judge "$DT" "$d" patched-0014 "$c" "$c" 0 "" ext2 || true
+	# (a campaign.info that does not say why it failed: a campaign.sh from before)
 	printf '%s\n' seed=1 ops=0 per=30 fs=ext4-journal,ext2 kernels=patched,patched-0014 line=6.1 \
 		contract="$c" scenarios=1 scripts= bug= shard=1 shards=1 wall=9 status=1 custom= source=x \
 		>"$d/campaign.info"
@@ -239,6 +244,7 @@ got = {k: (r["divergent"], r["attributed"], r["unexplained"], r["not_run"]) for 
 assert got == {("patched", "ext4-journal"): (1, 0, 1, 0), ("patched", "ext2"): (0, 0, 0, 11),
                ("patched-0014", "ext2"): (0, 0, 0, 2)}, got
 assert len(j["divergences"]) == 14
+assert j["campaign"]["verdict"] == "failed" and j["campaign"]["failures"] is None, j["campaign"]
 print("decode: 0x2005 EIO unseen counter 1, 0x3005 EIO seen counter 1; "
       "1 incomplete, 10 missing, 1 without trace, 1 not set up said, none attributed")
 EOF
@@ -296,6 +302,12 @@ errors)
 	grep -v '^line=' "$t/c/campaign.info" >"$t/bad/campaign.info"
 	run 2 "$t/bad"
 	has err "^difftest report: $t/bad/campaign\\.info: no line= "
+	# why it failed: WHAT:KERNEL[:FS], a WHAT lib.sh's dt_fail says
+	for w in broke:patched:ext2 broke-contract:patched guest-failed:stock:ext2 not-run: diverged; do
+		sed "s/^failures=.*/failures=not-run:stock:ext2 $w/" "$t/c/campaign.info" >"$t/bad/campaign.info"
+		run 2 "$t/bad"
+		has err "^difftest report: $t/bad/campaign\\.info: failures=: '$w' is not WHAT:KERNEL:FS \\(WHAT: diverged, not-run, broke-contract, not-judged\\) or WHAT:KERNEL \\(no-divergence, guest-failed\\)\$"
+	done
 	# shards: of one campaign, each once, all of them; the merge in a directory of its own
 	campaign "$t/s1" 1 2
 	campaign "$t/s2" 2 2

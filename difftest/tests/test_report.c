@@ -336,9 +336,10 @@ static int has_line(const char *text, const char *line)
 /*
  * The report of tests/report/judged, in which the patched kernel breaks the contract
  * itself (judge-patched-ext4-ordered.txt: an error lost) and its guest did not finish
- * ext2's batch (judge-patched-ext2.txt: four scripts not judged): the Markdown has each
- * judge output's counts and every line of it that is not a known deviation (the stock
- * kernel's, with their JUDGE lines: counted, not listed), the JSON every line.
+ * ext2's batch (judge-patched-ext2.txt: four scripts not judged): the Markdown says the
+ * campaign failed and why, has each judge output's counts and every line of it that is
+ * not a known deviation (the stock kernel's, with their JUDGE lines: counted, not
+ * listed), the JSON every line.
  */
 START_TEST(t_report_judged)
 {
@@ -366,6 +367,10 @@ START_TEST(t_report_judged)
 		      "no judge row of patched, ext2");
 	ck_assert_msg(has_line(mtext, "| stock | ext2 | 17 | 1 | 1 | 0 | 387 |"),
 		      "no judge row of stock, ext2");
+	/* the verdict, and the contract itself among its reasons */
+	ck_assert_msg(strstr(mtext, "\n**Verdict: failed** (campaign.sh's exit status 1): ") &&
+		      strstr(mtext, "; patched broke the contract itself on ext4-ordered (difftest "
+			     "judge);"), "no verdict saying that patched broke the contract");
 	{
 		char *pat = NULL;
 

@@ -43,5 +43,5 @@ printf 'stock\text2\t408\t12.5\nstock\text4-ordered\t408\t14\npatched\text2\t380
 	>"$out/speed.tsv"
 printf 'stock\t816\t41\t2\npatched\t803\t40\t2\n' >"$out/wall.tsv"
 printf '%s\n' seed=1 ops=0 per=30 fs=ext2,ext4-ordered kernels=stock,patched line=6.1 contract= \
-	scenarios=1 scripts= bug= shard=1 shards=1 wall=97 "status=$st" custom= \
-	"source=linux-source-6.1 6.1.192-3" >"$out/campaign.info"
+	scenarios=1 scripts= bug= shard=1 shards=1 wall=97 "status=$st" "failures=$DT_FAILURES" \
+	custom= "source=linux-source-6.1 6.1.192-3" >"$out/campaign.info"
