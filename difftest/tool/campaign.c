@@ -5,7 +5,8 @@
  *
  *   campaign.info        KEY=VALUE lines: the campaign's options (seed, ops, per, fs,
  *                        kernels, line, contract, scenarios, scripts, bug, source,
- *                        custom), shard=I, shards=N, wall=SECONDS, status=0|1
+ *                        custom), shard=I, shards=N, wall=SECONDS, status=0|1, and
+ *                        failures=WHAT:KERNEL[:FS] ... (why it failed: lib.sh's dt_fail)
  *   rows.tsv             compare -t's rows: kernel, filesystem mode, contract, scenario
  *                        class, ops, scripts, divergent scripts, divergent ops, the
  *                        attribution NAME:COUNT,... (a switch, several_switches,
@@ -935,6 +936,89 @@ static int infos_read(struct campaign *c, const char *merge)
 	return r;
 }
 
+/* The reasons a campaign fails (lib.sh, dt_fail), in the order the report says them,
+ * and whether each names a mode. */
+static const struct {
+	const char *what;
+	int fs;
+} fail_whats[] = {
+	{"diverged", 1}, {"no-divergence", 0}, {"not-run", 1}, {"guest-failed", 0},
+	{"broke-contract", 1}, {"not-judged", 1},
+};
+
+static size_t fail_rank(const char *what)
+{
+	size_t i = 0;
+
+	while (i < sizeof(fail_whats) / sizeof(fail_whats[0]) && strcmp(fail_whats[i].what, what))
+		i++;
+	return i;
+}
+
+char *rp_failure_text(const struct failure *f)
+{
+	if (!strcmp(f->what, "diverged"))
+		return rp_asprintf("%s diverged from its own contract on %s (difftest compare)",
+				   f->kernel, f->fs);
+	if (!strcmp(f->what, "no-divergence"))
+		return rp_asprintf("the model with the planted bug showed no divergence on %s",
+				   f->kernel);
+	if (!strcmp(f->what, "not-run"))
+		return rp_asprintf("%s's guest did not run or finish every script on %s, or its "
+				   "harness failed (not run)", f->kernel, f->fs);
+	if (!strcmp(f->what, "broke-contract"))
+		return rp_asprintf("%s broke the contract itself on %s (difftest judge)", f->kernel,
+				   f->fs);
+	if (!strcmp(f->what, "not-judged"))
+		return rp_asprintf("difftest judge could not judge every script of %s on %s",
+				   f->kernel, f->fs);
+	return rp_asprintf("%s's guest run failed: no results", f->kernel);
+}
+
+/* DIR's campaign.info failures= (if any), each reason added once. */
+static int failures_read(struct campaign *c, const char *dir, const struct info *in)
+{
+	const char *v = info_get(in, "failures");
+	char *buf, *save = NULL, *w;
+	int r = 0;
+
+	if (!v)
+		return 0;
+	c->fail_said = 1;
+	buf = rp_strdup(v);
+	for (w = strtok_r(buf, " ", &save); w && !r; w = strtok_r(NULL, " ", &save)) {
+		char *k = strchr(w, ':'), *fs;
+		size_t i, n = sizeof(fail_whats) / sizeof(fail_whats[0]);
+		int dup = 0;
+
+		if (k)
+			*k++ = 0;
+		i = fail_rank(w);
+		fs = k && i < n && fail_whats[i].fs ? strrchr(k, ':') : NULL;
+		if (fs)
+			*fs++ = 0;
+		if (!k || i == n || !*k || (fail_whats[i].fs && (!fs || !*fs)) ||
+		    (!fail_whats[i].fs && strchr(k, ':'))) {
+			if (k)
+				k[-1] = ':';
+			if (fs)
+				fs[-1] = ':';
+			r = rp_fail("%s/campaign.info: failures=: '%s' is not WHAT:KERNEL:FS (WHAT: "
+				 "diverged, not-run, broke-contract, not-judged) or WHAT:KERNEL "
+				 "(no-divergence, guest-failed)", dir, w);
+			break;
+		}
+		for (int j = 0; j < c->nfail && !dup; j++)
+			dup = !strcmp(c->fail[j].what, w) && !strcmp(c->fail[j].kernel, k) &&
+			      !strcmp(c->fail[j].fs ? c->fail[j].fs : "", fs ? fs : "");
+		if (!dup)
+			*PUSH(c->fail, c->nfail) = (struct failure){rp_strdup(w), rp_strdup(k),
+								    fs ? rp_strdup(fs) : NULL};
+	}
+	free(buf);
+	return r;
+}
+
 int rp_campaign_read(struct campaign *c, const struct report_opts *o, int ndirs, char **dirs)
 {
 	int r;
@@ -955,7 +1039,9 @@ int rp_campaign_read(struct campaign *c, const struct report_opts *o, int ndirs,
 	for (int i = 0; !r && i < ndirs; i++) {
 		long w = rp_info_num(&c->info[i], "wall");
 
-		r = rows_read(c, c->dirs[i]);
+		r = failures_read(c, c->dirs[i], &c->info[i]);
+		if (!r)
+			r = rows_read(c, c->dirs[i]);
 		if (!r)
 			r = speed_read(c, c->dirs[i], 0);
 		if (!r)
@@ -972,6 +1058,16 @@ int rp_campaign_read(struct campaign *c, const struct report_opts *o, int ndirs,
 		if (rp_info_num(&c->info[i], "status"))
 			c->status = 1;
 	}
+	/* the reasons by kind, each kind in the order the directories name them */
+	for (int i = 1; !r && i < c->nfail; i++)
+		for (int k = i; k > 0; k--) {
+			struct failure x = c->fail[k];
+
+			if (fail_rank(c->fail[k - 1].what) <= fail_rank(x.what))
+				break;
+			c->fail[k] = c->fail[k - 1];
+			c->fail[k - 1] = x;
+		}
 	if (!r) {
 		qsort(c->sf, (size_t)c->nsf, sizeof(*c->sf), sfile_order);
 		judge_c = c;
@@ -1038,6 +1134,12 @@ void rp_campaign_free(struct campaign *c)
 		free(j->known_of);
 	}
 	free(c->judge);
+	for (int i = 0; i < c->nfail; i++) {
+		free(c->fail[i].what);
+		free(c->fail[i].kernel);
+		free(c->fail[i].fs);
+	}
+	free(c->fail);
 	for (int i = 0; i < c->ndirs; i++) {
 		if (c->info) {
 			free(c->info[i].buf);

@@ -75,6 +75,15 @@ struct sfile {
 	size_t len;
 };
 
+/* A reason the campaign failed (campaign.info's failures=, lib.sh's dt_fail):
+ * WHAT:KERNEL[:FS]. */
+struct failure {
+	char *what;		/* diverged, no-divergence, not-run, broke-contract, not-judged,
+				 * guest-failed */
+	char *kernel;
+	char *fs;		/* NULL for no-divergence, guest-failed */
+};
+
 /* A line of a judge output, parsed; its text and file. */
 struct judgeline {
 	struct report_judge_line j;
@@ -109,6 +118,10 @@ struct campaign {
 	struct judgefile *judge;	/* in the order of the rows' kernels and modes */
 	int njudge;
 	int status;		/* the worst of the directories' */
+	struct failure *fail;	/* why: every directory's, each once, in their order */
+	int nfail;
+	int fail_said;		/* some campaign.info has failures= (a campaign.sh before
+				 * did not say why) */
 	long wall_sum, wall_max;
 };
 
@@ -142,6 +155,8 @@ void rp_json(FILE *f, const struct campaign *c, const struct group *g, int ng);
 /* campaign.info's value of @key ("" when it has none), as a number (0 when not one) */
 const char *rp_info_str(const struct info *in, const char *key);
 long rp_info_num(const struct info *in, const char *key);
+/* A sentence saying @f (the kernel, what of it, where). */
+char *rp_failure_text(const struct failure *f);
 /* Does @j's kernel fail the campaign for what judge said (campaign.sh's dt_contract_check):
  * a script not judged, or, judged without known deviations, one breaking the contract? */
 int rp_judge_fails(const struct judgefile *j);

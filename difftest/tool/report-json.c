@@ -320,6 +320,24 @@ void rp_json(FILE *f, const struct campaign *c, const struct group *g, int ng)
 	json_end(&j);
 	json_bool(&j, "merged", c->merged);
 	json_int(&j, "status", c->status);
+	json_string(&j, "verdict", c->status ? "failed" : "passed");
+	if (!c->fail_said) {
+		json_null(&j, "failures");
+	} else {
+		json_array(&j, "failures");
+		for (int i = 0; i < c->nfail; i++) {
+			char *text = rp_failure_text(&c->fail[i]);
+
+			json_object(&j, NULL);
+			json_string(&j, "what", c->fail[i].what);
+			json_string(&j, "kernel", c->fail[i].kernel);
+			json_string(&j, "fs", c->fail[i].fs);
+			json_string(&j, "text", text);
+			json_end(&j);
+			free(text);
+		}
+		json_end(&j);
+	}
 	json_int(&j, "wall_seconds", c->wall_sum);
 	json_int(&j, "wall_longest", c->wall_max);
 	json_object(&j, "info");

@@ -277,7 +277,8 @@ static void judge_table(FILE *f, const struct campaign *c, const struct group *g
 		int seen = 0;
 
 		for (int i = 0; i < c->njudge && !seen; i++)
-			seen = !strcmp(c->judge[i].kernel, g[k].kernel) && !strcmp(c->judge[i].fs, g[k].fs);
+			seen = !strcmp(c->judge[i].kernel, g[k].kernel) &&
+			       !strcmp(c->judge[i].fs, g[k].fs);
 		for (int i = 0; i < k && !seen; i++)
 			seen = !strcmp(g[i].kernel, g[k].kernel) && !strcmp(g[i].fs, g[k].fs);
 		if (!seen)
@@ -328,6 +329,82 @@ static void judge_lines(FILE *f, const struct campaign *c)
 	}
 }
 
+/* The reasons of @c's verdict, the modes of a kernel's reason together ("on ext2, xfs
+ * and btrfs"), "; " between them. */
+static void failures_text(FILE *f, const struct campaign *c)
+{
+	for (int i = 0; i < c->nfail; i++) {
+		const struct failure *x = &c->fail[i];
+		struct failure one = *x;
+		char *fs = NULL, *text;
+		size_t len = 0;
+		FILE *m;
+		int dup = 0, n = 0, last = i;
+
+		for (int k = 0; k < i && !dup; k++)
+			dup = !strcmp(c->fail[k].what, x->what) && !strcmp(c->fail[k].kernel, x->kernel);
+		if (dup)
+			continue;
+		for (int k = i; k < c->nfail; k++)
+			if (!strcmp(c->fail[k].what, x->what) && !strcmp(c->fail[k].kernel, x->kernel))
+				last = k;
+		m = open_memstream(&fs, &len);
+		if (!m)
+			abort();
+		for (int k = i; x->fs && k < c->nfail; k++) {
+			if (strcmp(c->fail[k].what, x->what) || strcmp(c->fail[k].kernel, x->kernel))
+				continue;
+			fprintf(m, "%s%s", !n++ ? "" : k == last ? " and " : ", ", c->fail[k].fs);
+		}
+		fclose(m);
+		one.fs = fs;
+		text = rp_failure_text(&one);
+		fprintf(f, "%s%s", i ? "; " : "", text);
+		free(text);
+		free(fs);
+	}
+}
+
+/* The campaign's verdict (campaign.info's status) and why (its failures=). */
+static void verdict(FILE *f, const struct campaign *c)
+{
+	const char *stocklike = NULL;
+
+	if (c->status) {
+		fprintf(f, "**Verdict: failed** (campaign.sh's exit status 1): ");
+		if (c->nfail)
+			failures_text(f, c);
+		else
+			fprintf(f, "campaign.info %s; see the tables below", c->fail_said ?
+				"names no reason" : "does not say why (a campaign.sh from before it did)");
+		fprintf(f, ".\n\n");
+		return;
+	}
+	/* a kernel judged with known deviations (the stock kernel): its violations are
+	 * counted, not failed */
+	for (int k = 0; k < c->njudge && !stocklike; k++)
+		if (c->judge[k].known_of)
+			stocklike = c->judge[k].kernel;
+	fprintf(f, "**Verdict: passed** (campaign.sh's exit status 0): %s, ",
+		*rp_info_str(&c->info[0], "bug") ? "the model with the planted bug diverged from "
+		"every kernel held to its own contract, as it must" :
+		"every kernel kept its own contract (difftest compare)");
+	if (!c->njudge)
+		fprintf(f, "the contract itself was not judged (no judge-*.txt)");
+	else if (stocklike)
+		fprintf(f, "no kernel but %s broke the contract itself (difftest judge; %s's "
+			"violations are counted below, not failed)", stocklike, stocklike);
+	else
+		fprintf(f, "every kernel kept the contract itself (difftest judge)");
+	fprintf(f, ", and the guests ran every script.");
+	if (c->nfail) {
+		fprintf(f, " Yet campaign.info names failures: ");
+		failures_text(f, c);
+		fprintf(f, ".");
+	}
+	fprintf(f, "\n\n");
+}
+
 void rp_markdown(FILE *f, const struct campaign *c, const struct group *g, int ng,
 		 const char *chart_para)
 {
@@ -358,6 +435,7 @@ void rp_markdown(FILE *f, const struct campaign *c, const struct group *g, int n
 	if (!c->merged && rp_info_num(in, "shards") != 1)
 		fprintf(f, ", shard %s of %s", rp_info_str(in, "shard"), rp_info_str(in, "shards"));
 	fprintf(f, ".\n\n");
+	verdict(f, c);
 
 	/* the one table first: per kernel, mode and contract (attributed: explained by
 	 * contract switches; unexplained: by none; not run: scripts the guest did not run
