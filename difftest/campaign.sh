@@ -523,7 +523,8 @@ for k in "${klist[@]}"; do
 	dt_build_kmod "$kb" "$out/kmod-$k" || die "module build failed for $k"
 	pairs=()
 	for fs in "${fss[@]}"; do pairs+=("$fs:$out/batch-$fs.dt"); done
-	guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k" "$split" "${pairs[@]}" || { status=1; continue; }
+	guest_run "$k" "$bz" "$out/kmod-$k/errseq_inject.ko" "$k" "$split" "${pairs[@]}" ||
+		{ status=1; dt_fail "guest-failed:$k"; continue; }
 	# the contract itself, whatever the model says (difftest judge)
 	jline=$KLINE
 	if [ "$k" = custom ]; then
@@ -615,6 +616,8 @@ wall=$(($(date +%s) - t_start))
 	echo "seed=$seed"; echo "ops=$ops"; echo "per=$per"; echo "fs=$fslist"
 	echo "kernels=${custom_bz:-$kernels}"; echo "line=$KLINE"; echo "contract=$contract"; echo "scenarios=$scenarios"
 	echo "scripts=$scriptlist"; echo "bug=$bug"; echo "shard=$si"; echo "shards=$sn"; echo "wall=$wall"; echo "status=$status"
+	# why it failed (lib.sh, dt_fail): WHAT:KERNEL[:FS], a word each
+	echo "failures=$DT_FAILURES"
 	# the kernels: your own (--kernel), or vm/'s flavours built from this Debian source
 	echo "custom=$custom_bz"; echo "source=$([ -n "$custom_bz" ] || echo "$LINUX_SOURCE_PKG $LINUX_SOURCE_VERSION")"
 } >"$out/campaign.info"

@@ -164,21 +164,33 @@ dt_boot() {
 	return $rc
 }
 
+# Why a campaign fails, a word per reason, said by dt_fail: WHAT:KERNEL[:FS], WHAT one of
+#   diverged        KERNEL diverged from its own contract on FS (compare)
+#   no-divergence   with a planted bug, KERNEL showed no divergence on any mode
+#   not-run         KERNEL's guest did not run or finish every script of FS, or its
+#                   harness failed (compare's exit status 3)
+#   broke-contract  KERNEL broke the contract itself on FS (judge: not a known deviation)
+#   not-judged      judge could not judge every script of KERNEL on FS
+#   guest-failed    KERNEL's guest run failed (boot, time out): no results
+# campaign.sh writes them into campaign.info (failures=), difftest report says them.
+DT_FAILURES=
+dt_fail() { DT_FAILURES="${DT_FAILURES:+$DT_FAILURES }$1"; }
+
 # dt_judge DT OUT KERNEL CONTRACT CFULL OWN BUG FS...
 # Compares the guest's results OUT/res-KERNEL-FS.log of OUT/batch-FS.dt for each
 # FS with CONTRACT (CFULL: with bug=BUG), as campaign.sh does: compare output in
 # OUT/compare-KERNEL-CTAG-FS.txt, divergent scripts in OUT/div-KERNEL-CTAG-FS.dt,
 # rows appended to OUT/rows.tsv; calls progress() (the caller's) per FS. Status
 # 1 when the guest did not run every script, or OWN is 1 (the kernel's own
-# contract) and the kernel did not keep it (with BUG: showed no divergence);
-# dies when compare fails.
+# contract) and the kernel did not keep it (with BUG: showed no divergence), each
+# reason said by dt_fail; dies when compare fails.
 # dt_contract_check DT OUT K LINE OWN FS...: difftest judge (the contract itself,
 # doc/judge.md) on kernel K's results of each FS, into OUT/judge-K-FS.txt. OWN is the
 # contract K is held to: a stock one (stock, or stock,...: the stock kernel, or a
 # --kernel said to be like it) is judged with the patched contract's switches as its
 # known deviations (-c), and its UNEXPLAINED violations are said, not failed (the model
 # cannot always attribute them: doc/judge.md); any other kernel's violation, or a
-# script it cannot judge, fails (status 1).
+# script it cannot judge, fails (status 1; dt_fail broke-contract, not-judged).
 dt_contract_check() {
 	local dt=$1 out=$2 k=$3 line=$4 own=$5 st=0 fs rc f args stocklike=0
 	shift 5
@@ -196,6 +208,8 @@ dt_contract_check() {
 		progress "$k, $fs, the contract itself: $(tail -n 1 "$f" | sed 's/^judged //')"
 		if [ $rc -ne 0 ] && { [ $stocklike = 0 ] || grep -q '^UNJUDGED ' "$f"; }; then
 			st=1
+			[ $stocklike = 1 ] || ! grep -q '^JUDGE ' "$f" || dt_fail "broke-contract:$k:$fs"
+			! grep -q '^UNJUDGED ' "$f" || dt_fail "not-judged:$k:$fs"
 			grep -m3 -E '^(JUDGE|UNJUDGED) ' "$f" | while read -r l; do progress "  $l"; done
 		fi
 	done
@@ -215,15 +229,19 @@ dt_judge() {
 			-d "$out/div-$k-$ctag-$fs.dt" "$out/batch-$fs.dt" "$out/res-$k-$fs.log" \
 			>"$cmpout" || rc=$?
 		[ $rc -le 1 ] || [ $rc -eq 3 ] || die "compare failed: $cmpout"
-		[ $rc -ne 1 ] || div=1
-		[ $rc -ne 3 ] || { st=1; progress "$k, $fs: the guest did not run every script: $(grep -m1 -E '^(SETUP|MISSING|INCOMPLETE|NOTRACE)' "$cmpout")"; }
+		# divergences: compare's DIVERGE lines (its exit status is 3 when some
+		# scripts were not run, whatever the others did)
+		if grep -q '^DIVERGE ' "$cmpout"; then
+			div=1
+			[ "$own" != 1 ] || [ -n "$bug" ] || dt_fail "diverged:$k:$fs"
+		fi
+		[ $rc -ne 3 ] || { st=1; dt_fail "not-run:$k:$fs"; progress "$k, $fs: the guest did not run every script: $(grep -m1 -E '^(SETUP|MISSING|INCOMPLETE|NOTRACE)' "$cmpout")"; }
 		progress "$k, $fs, contract $c: $(tail -n 1 "$cmpout" | sed 's/^compared .*, contract [^:]*: //')"
 	done
-	# the verdict: compare's exit status (1: divergences), whatever the TSV
-	# calls the contract
+	# the verdict: compare's divergences, whatever the TSV calls the contract
 	if [ "$own" = 1 ]; then
 		if [ -z "$bug" ] && [ $div = 1 ]; then st=1; fi
-		if [ -n "$bug" ] && [ $div = 0 ]; then st=1; fi
+		if [ -n "$bug" ] && [ $div = 0 ]; then st=1; dt_fail "no-divergence:$k"; fi
 	fi
 	return $st
 }

@@ -80,7 +80,7 @@ merge-wall)
 		mkdir -p "$t/s$i"
 		printf '%s\n' seed=1 ops=60 per=30 fs=ext2 kernels=stock line=6.1 contract= scenarios=1 \
 			bug= shard=$i shards=2 wall=$((i * 10 + 5)) status=0 >"$t/s$i/campaign.info"
-		printf 'stock\text2\tstock\trandom\t30\t1\t0\t0\tmd_cursor:0,several_switches:0,unexplained:0\n' \
+		printf 'stock\text2\tstock\trandom\t30\t1\t0\t0\tmd_cursor:0,several_switches:0,unexplained:0\t0\n' \
 			>"$t/s$i/rows.tsv"
 	done
 	run 0 --merge "$t/s1,$t/s2" --out "$t/m" --build "$build"
@@ -103,12 +103,12 @@ chart | chart-no-gnuplot)
 		printf '%s\n' seed=1 ops=60 per=30 fs=ext2,tmpfs kernels=stock,patched line=6.1 contract= \
 			scenarios=1 bug= shard=$i shards=2 wall=$((i * 10 + 5)) status=0 >"$t/s$i/campaign.info"
 		{
-			printf 'stock\text2\tstock\trandom\t30\t1\t0\t0\tmd_cursor:0,several_switches:0,unexplained:0\n'
-			printf 'stock\text2\tpatched\trandom\t30\t1\t1\t0\tmd_cursor:1,several_switches:0,unexplained:0\n'
-			printf 'stock\ttmpfs\tstock\trandom\t25\t1\t0\t0\tmd_cursor:0,several_switches:0,unexplained:0\n'
-			printf 'stock\ttmpfs\tpatched\trandom\t25\t1\t1\t0\tmd_cursor:0,several_switches:0,unexplained:1\n'
-			printf 'patched\text2\tpatched\trandom\t30\t1\t0\t0\tmd_cursor:0,several_switches:0,unexplained:0\n'
-			printf 'patched\ttmpfs\tpatched\trandom\t25\t1\t%d\t0\tmd_cursor:0,several_switches:0,unexplained:%d\n' $((i - 1)) $((i - 1))
+			printf 'stock\text2\tstock\trandom\t30\t1\t0\t0\tmd_cursor:0,several_switches:0,unexplained:0\t0\n'
+			printf 'stock\text2\tpatched\trandom\t30\t1\t1\t0\tmd_cursor:1,several_switches:0,unexplained:0\t0\n'
+			printf 'stock\ttmpfs\tstock\trandom\t25\t1\t0\t0\tmd_cursor:0,several_switches:0,unexplained:0\t0\n'
+			printf 'stock\ttmpfs\tpatched\trandom\t25\t1\t1\t0\tmd_cursor:0,several_switches:0,unexplained:1\t0\n'
+			printf 'patched\text2\tpatched\trandom\t30\t1\t0\t0\tmd_cursor:0,several_switches:0,unexplained:0\t0\n'
+			printf 'patched\ttmpfs\tpatched\trandom\t25\t1\t%d\t0\tmd_cursor:0,several_switches:0,unexplained:%d\t0\n' $((i - 1)) $((i - 1))
 		} >"$t/s$i/rows.tsv"
 	done
 	line='[0-9]+\.[0-9]+'
@@ -130,7 +130,7 @@ chart | chart-no-gnuplot)
 			'"tmpfs stock/stock" 50 2 0 0 0' '"tmpfs stock/patched" 50 2 2 0 2' \
 			'"ext2 patched/patched" 60 2 0 0 0' '"tmpfs patched/patched" 50 2 1 0 1' >"$t/want"
 		grep -v '^#' "${svg%.svg}.dat" | cmp -s - "$t/want" || fail "$(basename "${svg%.svg}.dat"): $(cat "${svg%.svg}.dat")"
-		grep -q '^| patched | tmpfs | patched | 50 | 2 | 1 | 0 | 1 | - |$' "$t/m/report.md" || fail "report.md's table"
+		grep -q '^| patched | tmpfs | patched | 50 | 2 | 1 | 0 | 1 | 0 | - |$' "$t/m/report.md" || fail "report.md's table"
 		# --report elsewhere: the chart next to it
 		run 0 --merge "$t/s1,$t/s2" --out "$t/m2" --report "$t/r/mine.md" --build "$build"
 		ls "$t"/r/mine-chart-*.svg >/dev/null 2>&1 || fail "no $t/r/mine-chart-LINE.svg: $(ls "$t/r")"

@@ -2,7 +2,7 @@
 # usage: merge-errors.sh BUILD
 # campaign.sh --merge without a guest, on made-up shard directories (BUILD: the cmake build
 # tree, whose difftest report merges them): rows are summed
-# per kernel, filesystem, contract and class (attribution counts too), and in the first
+# per kernel, filesystem, contract and class (attribution counts and scripts not run too), and in the first
 # table per kernel, mode and contract (ops/s: the shards' ops over their seconds), classes are
 # printed by name, the exit status is the worst shard's; shards that are not of one
 # campaign, a missing or a repeated shard are refused.
@@ -19,10 +19,11 @@ mk() { # mk DIR SHARD STATUS [SEED]: campaign.info of a 2-shard campaign
 }
 why() { echo "md_cursor:$1,keep_unseen:$2,several_switches:0,unexplained:0"; }
 mk "$t/a" 1 0; mk "$t/b" 2 1
-printf 'stock\text2\tpatched\tscn\t10\t2\t1\t3\t%s\n' "$(why 1 0)" >"$t/a/rows.tsv"
-printf 'stock\text2\tpatched\trandom\t30\t1\t0\t0\t%s\n' "$(why 0 0)" >>"$t/a/rows.tsv"
-printf 'stock\text2\tpatched\tscn\t7\t1\t1\t2\t%s\n' "$(why 0 1)" >"$t/b/rows.tsv"
-printf 'stock\text2\tpatched\tbasic\t5\t1\t0\t0\t%s\n' "$(why 0 0)" >>"$t/b/rows.tsv"
+# (the last field: scripts the guest did not run, summed apart from the divergent ones)
+printf 'stock\text2\tpatched\tscn\t10\t2\t1\t3\t%s\t1\n' "$(why 1 0)" >"$t/a/rows.tsv"
+printf 'stock\text2\tpatched\trandom\t30\t1\t0\t0\t%s\t0\n' "$(why 0 0)" >>"$t/a/rows.tsv"
+printf 'stock\text2\tpatched\tscn\t7\t1\t1\t2\t%s\t2\n' "$(why 0 1)" >"$t/b/rows.tsv"
+printf 'stock\text2\tpatched\tbasic\t5\t1\t0\t0\t%s\t0\n' "$(why 0 0)" >>"$t/b/rows.tsv"
 printf 'stock\text2\t40\t10\n' >"$t/a/speed.tsv"
 printf 'stock\text2\t17\t5\n' >"$t/b/speed.tsv"
 echo "script x" >"$t/a/div-stock-patched-ext2.dt"

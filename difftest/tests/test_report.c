@@ -2,15 +2,19 @@
 /*
  * Unit tests of difftest report's pieces (tool/report.c, tool/json.c): an errseq word
  * decoded into errno, SEEN and counter; compare's divergence text parsed back; the
- * JSON writer's escapes and nesting.
+ * JSON writer's escapes and nesting; difftest judge's lines and summary read back; the
+ * report of a campaign whose kernel breaks the contract itself (argv[1]:
+ * tests/report/judged) says what judge said.
  */
 #define _GNU_SOURCE
 #include <check.h>
 #include <errno.h>
+#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "report.h"
@@ -126,6 +130,114 @@ START_TEST(t_what_other)
 }
 END_TEST
 
+/* judge's lines, each kind read back; what is not one of them, or not whole, is not. */
+START_TEST(t_judge_lines)
+{
+	struct report_judge_line j;
+
+	ck_assert_int_eq(report_parse_judge_line("JUDGE scn.par-syncfs op 16 (line 273): par "
+						 "syncfs d0 ; syncfs d0: repeat: syncfs reported EIO "
+						 "again", &j), 1);
+	ck_assert_str_eq(j.kind, "judge");
+	ck_assert_str_eq(j.script, "scn.par-syncfs");
+	ck_assert_int_eq(j.op, 16);
+	ck_assert_int_eq(j.line, 273);
+	ck_assert_str_eq(j.op_text, "par syncfs d0 ; syncfs d0");
+	ck_assert_str_eq(j.violation, "repeat");
+	ck_assert_str_eq(j.what, "syncfs reported EIO again");
+	ck_assert_int_eq(report_parse_judge_line("JUDGE random.s1002.39~r1c4 op 0 (line 2): fsync "
+						 "d1: lost: returned 0; owed EIO|ENOSPC", &j), 1);
+	ck_assert_str_eq(j.script, "random.s1002.39~r1c4");
+	ck_assert_int_eq(j.op, 0);
+	ck_assert_str_eq(j.op_text, "fsync d1");
+	ck_assert_str_eq(j.violation, "lost");
+	ck_assert_str_eq(j.what, "returned 0; owed EIO|ENOSPC");
+	ck_assert_int_eq(report_parse_judge_line("KNOWN scn.meta [md_cursor+syncfs_cursor_only]",
+						 &j), 1);
+	ck_assert_str_eq(j.kind, "known");
+	ck_assert_str_eq(j.script, "scn.meta");
+	ck_assert_str_eq(j.what, "md_cursor+syncfs_cursor_only");
+	ck_assert_int_eq(j.op, -1);
+	ck_assert_str_eq(j.violation, "");
+	ck_assert_int_eq(report_parse_judge_line("UNJUDGED scn.sfr: the guest did not finish it",
+						 &j), 1);
+	ck_assert_str_eq(j.kind, "unjudged");
+	ck_assert_str_eq(j.what, "the guest did not finish it");
+	ck_assert_int_eq(report_parse_judge_line("UNEXPLAINED scn.meta: no switch of the contract "
+						 "accounts for op 9", &j), 1);
+	ck_assert_str_eq(j.kind, "unexplained");
+	ck_assert_str_eq(j.what, "no switch of the contract accounts for op 9");
+	/* not judge's lines at all */
+	ck_assert_int_eq(report_parse_judge_line("judged 1 script(s) on k, ext2: 0 breaking the "
+						 "contract, 0 not judged, 3 ops judged", &j), 0);
+	ck_assert_int_eq(report_parse_judge_line("DIVERGE scn.meta [unexplained]: x", &j), 0);
+	ck_assert_int_eq(report_parse_judge_line("JUDGEMENT", &j), 0);
+	/* judge's words, not its lines */
+	ck_assert_int_eq(report_parse_judge_line("JUDGE scn.meta op nine", &j), -1);
+	ck_assert_int_eq(report_parse_judge_line("JUDGE scn.meta op 9 (line 2): fsync d0: stolen: "
+						 "x", &j), -1);
+	ck_assert_int_eq(report_parse_judge_line("JUDGE scn.meta op 9 (line 2): fsync d0: lost: ",
+						 &j), -1);
+	ck_assert_int_eq(report_parse_judge_line("JUDGE scn.meta op 9 (line 2): : lost: x", &j), -1);
+	ck_assert_int_eq(report_parse_judge_line("JUDGE  op 9 (line 2): fsync d0: lost: x", &j), -1);
+	ck_assert_int_eq(report_parse_judge_line("KNOWN scn.meta", &j), -1);
+	ck_assert_int_eq(report_parse_judge_line("KNOWN scn.meta []", &j), -1);
+	ck_assert_int_eq(report_parse_judge_line("UNJUDGED scn.sfr", &j), -1);
+	ck_assert_int_eq(report_parse_judge_line("UNJUDGED scn.sfr: ", &j), -1);
+	/* a name longer than a script's */
+	ck_assert_int_eq(report_parse_judge_line("UNJUDGED scn.0123456789012345678901234567890123"
+						 "456789012345678901234567890: x", &j), -1);
+}
+END_TEST
+
+/* judge's summary, with known deviations (a contract's text has parentheses) and
+ * without; what is not that line is not. */
+START_TEST(t_judge_summary)
+{
+	struct report_judge_summary s;
+
+	ck_assert_int_eq(report_parse_judge_summary(
+		"judged 21 script(s) on stock, ext4-ordered: 5 breaking the contract (2 of them "
+		"known deviations of custom (md_cursor=1 keep_unseen=1 falloc_cursor=0 "
+		"linux=6.12)), 0 not judged, 423 ops judged", &s), 0);
+	ck_assert_str_eq(s.kernel, "stock");
+	ck_assert_str_eq(s.fs, "ext4-ordered");
+	ck_assert_int_eq(s.judged, 21);
+	ck_assert_int_eq(s.breaking, 5);
+	ck_assert_int_eq(s.known, 2);
+	ck_assert_str_eq(s.known_of, "custom (md_cursor=1 keep_unseen=1 falloc_cursor=0 "
+			 "linux=6.12)");
+	ck_assert_int_eq(s.unjudged, 0);
+	ck_assert_int_eq(s.ops, 423);
+	ck_assert_int_eq(report_parse_judge_summary(
+		"judged 14 script(s) on patched, ext2: 0 breaking the contract, 4 not judged, 341 "
+		"ops judged", &s), 0);
+	ck_assert_str_eq(s.kernel, "patched");
+	ck_assert_str_eq(s.fs, "ext2");
+	ck_assert_str_eq(s.known_of, "");
+	ck_assert_int_eq(s.known, 0);
+	ck_assert_int_eq(s.unjudged, 4);
+	ck_assert_int_eq(s.ops, 341);
+	/* a kernel's name may have a comma, a mode has none */
+	ck_assert_int_eq(report_parse_judge_summary(
+		"judged 1 script(s) on my, kernel, xfs: 1 breaking the contract, 0 not judged, 5 "
+		"ops judged", &s), 0);
+	ck_assert_str_eq(s.kernel, "my, kernel");
+	ck_assert_str_eq(s.fs, "xfs");
+	ck_assert_int_eq(report_parse_judge_summary("judged 1 script(s) on k, ext2: 0 breaking the "
+						    "contract, 0 not judged", &s), -1);
+	ck_assert_int_eq(report_parse_judge_summary("judged 1 script(s) on k, ext2: 0 breaking the "
+						    "contract, 0 not judged, 3 ops judged!", &s), -1);
+	ck_assert_int_eq(report_parse_judge_summary("judged 1 script(s) on k, ext2: 0 breaking the "
+						    "contract (1 of them known), 0 not judged, 3 "
+						    "ops judged", &s), -1);
+	ck_assert_int_eq(report_parse_judge_summary("judged x script(s) on k, ext2: 0 breaking the "
+						    "contract, 0 not judged, 3 ops judged", &s), -1);
+	ck_assert_int_eq(report_parse_judge_summary("compared 1 script(s) on k, ext2, contract "
+						    "stock: 0 divergent", &s), -1);
+}
+END_TEST
+
 /* What the writer wrote into a memory stream. */
 static char *written(void (*fn)(struct json *))
 {
@@ -189,17 +301,130 @@ START_TEST(t_json_nesting)
 }
 END_TEST
 
-int main(void)
+/* The campaign directory of t_report_judged (argv[1]). */
+static const char *judged_dir;
+
+/* The whole of @path, NUL-terminated. */
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int ch;
+
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	ck_assert_ptr_nonnull(m);
+	while ((ch = getc(f)) != EOF)
+		putc(ch, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/* Does @text hold @line as a whole line? */
+static int has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = text; (p = strstr(p, line)); p++)
+		if ((p == text || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The report of tests/report/judged, in which the patched kernel breaks the contract
+ * itself (judge-patched-ext4-ordered.txt: an error lost) and its guest did not finish
+ * ext2's batch (judge-patched-ext2.txt: four scripts not judged): the Markdown says the
+ * campaign failed and why, has each judge output's counts and every line of it that is
+ * not a known deviation (the stock kernel's, with their JUDGE lines: counted, not
+ * listed), the JSON every line.
+ */
+START_TEST(t_report_judged)
+{
+	char tmp[] = "/tmp/dt-report-XXXXXX", *md, *js, *mtext, *jtext;
+	struct report_opts o = {0};
+	char *dirs[1];
+	glob_t g;
+	int judge_lines = 0;
+
+	ck_assert_ptr_nonnull(judged_dir);
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	md = NULL;
+	js = NULL;
+	ck_assert_int_ne(asprintf(&md, "%s/report.md", tmp), -1);
+	ck_assert_int_ne(asprintf(&js, "%s/report.json", tmp), -1);
+	o.markdown = md;
+	o.json = js;
+	dirs[0] = (char *)judged_dir;
+	ck_assert_int_eq(report_run(&o, 1, dirs), 0);
+	mtext = read_all(md);
+	jtext = read_all(js);
+	ck_assert_msg(has_line(mtext, "| patched | ext4-ordered | 18 | 1 | - | 0 | 398 |"),
+		      "no judge row of patched, ext4-ordered");
+	ck_assert_msg(has_line(mtext, "| patched | ext2 | 14 | 0 | - | 4 | 341 |"),
+		      "no judge row of patched, ext2");
+	ck_assert_msg(has_line(mtext, "| stock | ext2 | 17 | 1 | 1 | 0 | 387 |"),
+		      "no judge row of stock, ext2");
+	/* the verdict, and the contract itself among its reasons */
+	ck_assert_msg(strstr(mtext, "\n**Verdict: failed** (campaign.sh's exit status 1): ") &&
+		      strstr(mtext, "; patched broke the contract itself on ext4-ordered (difftest "
+			     "judge);"), "no verdict saying that patched broke the contract");
+	{
+		char *pat = NULL;
+
+		ck_assert_int_ne(asprintf(&pat, "%s/judge-*.txt", judged_dir), -1);
+		ck_assert_int_eq(glob(pat, 0, NULL, &g), 0);
+		free(pat);
+	}
+	ck_assert_uint_eq(g.gl_pathc, 4);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char *text = read_all(g.gl_pathv[i]), *p = text, *l;
+		int known = strstr(text, "\nKNOWN ") || !strncmp(text, "KNOWN ", 6);
+
+		while ((l = strsep(&p, "\n")) && p && *p) {
+			char *q = NULL;
+
+			/* (the lines but the summary, the last) */
+			if (!strncmp(l, "UNJUDGED ", 9) || !strncmp(l, "UNEXPLAINED ", 12) ||
+			    (!strncmp(l, "JUDGE ", 6) && !known)) {
+				ck_assert_msg(has_line(mtext, l), "the Markdown lacks '%s' (%s)", l,
+					      g.gl_pathv[i]);
+				judge_lines++;
+			}
+			ck_assert_int_ne(asprintf(&q, "\"text\": \"%s\",", l), -1);
+			ck_assert_msg(strstr(jtext, q) != NULL, "the JSON lacks '%s' (%s)", l,
+				      g.gl_pathv[i]);
+			free(q);
+		}
+		free(text);
+	}
+	/* the lost error, and the four scripts the guest did not finish */
+	ck_assert_int_eq(judge_lines, 5);
+	globfree(&g);
+	unlink(md);
+	unlink(js);
+	rmdir(tmp);
+	free(md);
+	free(js);
+	free(mtext);
+	free(jtext);
+}
+END_TEST
+
+int main(int argc, char **argv)
 {
 	const TTest *const tests[] = {
 		t_word_decode, t_what_one_op, t_what_par, t_what_other, t_json_strings,
-		t_json_nesting,
+		t_json_nesting, t_judge_lines, t_judge_summary, t_report_judged,
 	};
 	TCase *tc = tcase_create("report");
 	Suite *s = suite_create("difftest report");
 	SRunner *sr = srunner_create(s);
 	int failed;
 
+	judged_dir = argc > 1 ? argv[1] : NULL;
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
 		tcase_add_test(tc, tests[i]);
 	suite_add_tcase(s, tc);

@@ -5,17 +5,22 @@
  *
  *   campaign.info        KEY=VALUE lines: the campaign's options (seed, ops, per, fs,
  *                        kernels, line, contract, scenarios, scripts, bug, source,
- *                        custom), shard=I, shards=N, wall=SECONDS, status=0|1
+ *                        custom), shard=I, shards=N, wall=SECONDS, status=0|1, and
+ *                        failures=WHAT:KERNEL[:FS] ... (why it failed: lib.sh's dt_fail)
  *   rows.tsv             compare -t's rows: kernel, filesystem mode, contract, scenario
- *                        class, ops, scripts, divergent scripts, divergent ops, and the
- *                        attribution NAME:COUNT,... (a switch, several_switches, unexplained)
+ *                        class, ops, scripts, divergent scripts, divergent ops, the
+ *                        attribution NAME:COUNT,... (a switch, several_switches,
+ *                        unexplained), scripts not run (none of the others)
  *   speed.tsv            kernel, mode, ops, guest seconds: a row per guest and batch
  *   wall.tsv             kernel, ops, wall seconds, guests: a row per kernel's main run
- *   compare-K-C-FS.txt   compare's output: DIVERGE, MISSING, INCOMPLETE, CUT lines and
- *                        its summary (compare-final-*: the minimal scripts', not read)
+ *   compare-K-C-FS.txt   compare's output: DIVERGE, MISSING, INCOMPLETE, NOTRACE, SETUP,
+ *                        CUT lines and its summary (compare-final-*: the minimal
+ *                        scripts', not read)
  *   div-K-C-FS.dt        the divergent scripts (a "# ..." line before each: compare's
  *                        divergence), shrunk in place; cases-K-C-FS.dt: the minimal
  *                        ones, compared again
+ *   judge-K-FS.txt       difftest judge's output: kernel K's results held to the contract
+ *                        itself (JUDGE, UNJUDGED, KNOWN, UNEXPLAINED lines, its summary)
  *
  * Several directories are the shards of one campaign (campaign.sh --shard): their rows
  * are summed by kernel, mode, contract and class, their other files read one after the
@@ -313,7 +318,7 @@ static void row_add(struct campaign *c, char **f, const long *v, char *whys)
 		for (int i = 0; i < 4; i++)
 			r->key[i] = rp_strdup(f[i]);
 	}
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		r->v[i] += v[i];
 	for (w = strtok_r(whys, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		/* (checked by whys_valid()) */
@@ -361,13 +366,14 @@ static int rows_read(struct campaign *c, const char *dir)
 	if (r == 1)
 		r = 0;
 	for (p = buf; !r && (l = rp_next_line(&p));) {
-		char *f[10];
-		long v[4];
+		char *f[11];
+		long v[5];
 
 		ln++;
-		if (split_tabs(l, f, 9) != 9) {
-			r = rp_fail("%s:%d: want 9 tab-separated fields (kernel, mode, contract, class, "
-				 "ops, scripts, divergent scripts, divergent ops, attribution)", path, ln);
+		if (split_tabs(l, f, 10) != 10) {
+			r = rp_fail("%s:%d: want 10 tab-separated fields (kernel, mode, contract, class, "
+				 "ops, scripts, divergent scripts, divergent ops, attribution, scripts "
+				 "not run)", path, ln);
 			break;
 		}
 		for (int i = 0; i < 4 && !r; i++)
@@ -376,6 +382,8 @@ static int rows_read(struct campaign *c, const char *dir)
 					 f[4 + i]);
 		if (!r && !whys_valid(f[8]))
 			r = rp_fail("%s:%d: field 9 '%s': want NAME:COUNT,...", path, ln, f[8]);
+		if (!r && rp_whole(f[9], &v[4]))
+			r = rp_fail("%s:%d: field 10 '%s': want a whole number", path, ln, f[9]);
 		if (!r)
 			row_add(c, f, v, f[8]);
 	}
@@ -432,14 +440,14 @@ static int speed_read(struct campaign *c, const char *dir, int wall)
 }
 
 /* "DIVERGE NAME [WHY]: WHAT", "MISSING NAME: WHAT", "INCOMPLETE NAME: WHAT",
- * "NOTRACE NAME: WHAT" */
+ * "NOTRACE NAME: WHAT", "SETUP NAME: WHAT" */
 static int div_parse(char *l, struct divline *d)
 {
 	static const struct {
 		const char *word, *kind;
 	} kinds[] = {
 		{"DIVERGE ", "divergent"}, {"MISSING ", "missing"}, {"INCOMPLETE ", "incomplete"},
-		{"NOTRACE ", "no trace"},
+		{"NOTRACE ", "no trace"}, {"SETUP ", "setup"},
 	};
 	char *name, *end;
 
@@ -549,6 +557,271 @@ static int compares_read(struct campaign *c, const char *dir)
 	}
 	free_list(names, n);
 	return r;
+}
+
+/* ---- judge-K-FS.txt ---- */
+
+/* Copy @n bytes of @s into @d (@size bytes), NUL-terminated; -1 if they do not fit. */
+static int copy_part(char *d, size_t size, const char *s, size_t n)
+{
+	if (n >= size)
+		return -1;
+	memcpy(d, s, n);
+	d[n] = 0;
+	return 0;
+}
+
+int report_parse_judge_line(const char *l, struct report_judge_line *j)
+{
+	static const struct {
+		const char *word, *kind;
+	} kinds[] = {
+		{"JUDGE ", "judge"}, {"UNJUDGED ", "unjudged"}, {"KNOWN ", "known"},
+		{"UNEXPLAINED ", "unexplained"},
+	};
+	static const char *const violations[] = {"lost", "repeat", "invented"};
+	const char *name, *end, *op = NULL;
+	size_t k, n;
+	int used = 0;
+
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (!strncmp(l, kinds[k].word, strlen(kinds[k].word)))
+			break;
+	if (k == sizeof(kinds) / sizeof(kinds[0]))
+		return 0;
+	memset(j, 0, sizeof(*j));
+	j->op = j->line = -1;
+	strcpy(j->kind, kinds[k].kind);
+	name = l + strlen(kinds[k].word);
+	n = strcspn(name, " :[");
+	if (!n || copy_part(j->script, sizeof(j->script), name, n))
+		return -1;
+	end = name + n;
+	switch (k) {
+	case 0:
+		/* " op I (line L): OP: KIND: WHAT" */
+		if (sscanf(end, " op %d (line %d): %n", &j->op, &j->line, &used) != 2 || !used ||
+		    j->op < 0 || j->line < 1)
+			return -1;
+		end += used;
+		for (size_t v = 0; v < sizeof(violations) / sizeof(violations[0]); v++) {
+			char mark[24];
+			const char *m;
+
+			snprintf(mark, sizeof(mark), ": %s: ", violations[v]);
+			m = strstr(end, mark);
+			if (m && (!op || m < op)) {
+				op = m;
+				strcpy(j->violation, violations[v]);
+			}
+		}
+		if (!op || op == end || copy_part(j->op_text, sizeof(j->op_text), end,
+						   (size_t)(op - end)))
+			return -1;
+		end = op + strlen(j->violation) + 4;
+		break;
+	case 2:
+		/* " [SWITCHES]" */
+		n = strlen(end);
+		if (strncmp(end, " [", 2) || n < 4 || end[n - 1] != ']')
+			return -1;
+		return copy_part(j->what, sizeof(j->what), end + 2, n - 3) ? -1 : 1;
+	default:
+		/* ": WHY" */
+		if (strncmp(end, ": ", 2))
+			return -1;
+		end += 2;
+		break;
+	}
+	if (!*end || copy_part(j->what, sizeof(j->what), end, strlen(end)))
+		return -1;
+	return 1;
+}
+
+/* A whole number at the start of @s, then @then: the number into *@v, where it ends. */
+static const char *number_then(const char *s, const char *then, long *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return NULL;
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	if (errno || strncmp(end, then, strlen(then)))
+		return NULL;
+	return end + strlen(then);
+}
+
+int report_parse_judge_summary(const char *l, struct report_judge_summary *s)
+{
+	const char *p, *colon, *fs, *tail, *q;
+	size_t n = strlen(l), k;
+
+	memset(s, 0, sizeof(*s));
+	p = strncmp(l, "judged ", 7) ? NULL : number_then(l + 7, " script(s) on ", &s->judged);
+	colon = p ? strstr(p, ": ") : NULL;
+	if (!colon)
+		return -1;
+	/* "KERNEL, FS": a mode has no comma */
+	for (fs = colon - 1; fs > p && strncmp(fs, ", ", 2); fs--)
+		;
+	if (fs <= p || copy_part(s->kernel, sizeof(s->kernel), p, (size_t)(fs - p)) ||
+	    copy_part(s->fs, sizeof(s->fs), fs + 2, (size_t)(colon - fs - 2)))
+		return -1;
+	p = number_then(colon + 2, " breaking the contract", &s->breaking);
+	if (!p)
+		return -1;
+	/* the end: ", U not judged, O ops judged" */
+	k = strlen(" ops judged");
+	if (n < k || strcmp(l + n - k, " ops judged"))
+		return -1;
+	for (tail = l + n - k; tail > p && strncmp(tail, ", ", 2); tail--)
+		;
+	for (tail--; tail > p && strncmp(tail, ", ", 2); tail--)
+		;
+	if (tail < p || strncmp(tail, ", ", 2))
+		return -1;
+	q = number_then(tail + 2, " not judged, ", &s->unjudged);
+	if (!q || !(q = number_then(q, " ops judged", &s->ops)) || *q)
+		return -1;
+	if (tail == p)
+		return 0;
+	/* " (K of them known deviations of CONTRACT)" */
+	q = strncmp(p, " (", 2) ? NULL : number_then(p + 2, " of them known deviations of ",
+						     &s->known);
+	if (!q || tail[-1] != ')' || tail - 1 <= q ||
+	    copy_part(s->known_of, sizeof(s->known_of), q, (size_t)(tail - 1 - q)))
+		return -1;
+	return 0;
+}
+
+int rp_judge_fails(const struct judgefile *j)
+{
+	return j->unjudged > 0 || (!j->known_of && j->breaking > 0);
+}
+
+/* The judge output @buf of @path into @c: to the kernel and mode's (another shard's) or
+ * as a new one. 0, or 2 (said). */
+static int judge_add(struct campaign *c, const char *path, const char *name, char *buf)
+{
+	struct report_judge_summary sum;
+	struct judgeline *lines = NULL;
+	struct judgefile *jf = NULL;
+	long known = 0, unexplained = 0, unjudged = 0, breaking = 0;
+	char *p, *l, *want;
+	int n = 0, ln = 0, r = 0, last = 0, prev = -1;
+
+	for (p = buf; !r && (l = rp_next_line(&p));) {
+		struct report_judge_line j;
+		int k = report_parse_judge_line(l, &j);
+
+		ln++;
+		if (k == 1) {
+			struct judgeline *x = PUSH(lines, n);
+
+			x->j = j;
+			x->text = rp_strdup(l);
+			x->path = NULL;
+			known += !strcmp(j.kind, "known");
+			unexplained += !strcmp(j.kind, "unexplained");
+			unjudged += !strcmp(j.kind, "unjudged");
+			/* a breaking script's JUDGE lines come one after the other */
+			if (!strcmp(j.kind, "judge")) {
+				if (prev < 0 || strcmp(lines[prev].j.script, j.script))
+					breaking++;
+				prev = n - 1;
+			}
+		} else if (*p || report_parse_judge_summary(l, &sum)) {
+			r = rp_fail("%s:%d: not a line of difftest judge's (JUDGE, UNJUDGED, KNOWN, "
+				 "UNEXPLAINED, its summary last): %s", path, ln, l);
+		} else {
+			last = 1;
+		}
+	}
+	if (!r && !last)
+		r = rp_fail("%s: no summary line at its end (judged N script(s) on KERNEL, FS: ...): "
+			 "judge did not finish", path);
+	want = r ? NULL : rp_asprintf("judge-%s-%s.txt", sum.kernel, sum.fs);
+	if (!r && strcmp(want, name))
+		r = rp_fail("%s: its summary names %s, %s (a file of theirs is %s)", path, sum.kernel,
+			 sum.fs, want);
+	if (!r && (unjudged != sum.unjudged || breaking != sum.breaking || known != sum.known ||
+		   (*sum.known_of ? known + unexplained != breaking : known + unexplained > 0)))
+		r = rp_fail("%s: its lines do not add up to its summary (%ld breaking, %ld known, "
+			 "%ld unexplained, %ld not judged)", path, breaking, known, unexplained,
+			 unjudged);
+	free(want);
+	for (int i = 0; !r && i < c->njudge && !jf; i++)
+		if (!strcmp(c->judge[i].kernel, sum.kernel) && !strcmp(c->judge[i].fs, sum.fs))
+			jf = &c->judge[i];
+	if (!r && jf && strcmp(jf->known_of ? jf->known_of : "", sum.known_of))
+		r = rp_fail("%s: known deviations of '%s', %s's of '%s'", path, sum.known_of,
+			 jf->path[0], jf->known_of ? jf->known_of : "");
+	if (r) {
+		for (int i = 0; i < n; i++)
+			free(lines[i].text);
+		free(lines);
+		return r;
+	}
+	if (!jf) {
+		jf = PUSH(c->judge, c->njudge);
+		memset(jf, 0, sizeof(*jf));
+		jf->kernel = rp_strdup(sum.kernel);
+		jf->fs = rp_strdup(sum.fs);
+		jf->known_of = *sum.known_of ? rp_strdup(sum.known_of) : NULL;
+	}
+	*PUSH(jf->path, jf->npath) = rp_strdup(path);
+	jf->judged += sum.judged;
+	jf->breaking += sum.breaking;
+	jf->known += sum.known;
+	jf->unjudged += sum.unjudged;
+	jf->ops += sum.ops;
+	for (int i = 0; i < n; i++) {
+		lines[i].path = jf->path[jf->npath - 1];
+		*PUSH(jf->line, jf->nline) = lines[i];
+	}
+	free(lines);
+	return 0;
+}
+
+/* DIR's judge-*.txt */
+static int judges_read(struct campaign *c, const char *dir)
+{
+	char **names;
+	int n, r = list_dir(dir, "judge-", ".txt", &names, &n);
+
+	for (int i = 0; !r && i < n; i++) {
+		char *path = rp_asprintf("%s/%s", dir, names[i]), *buf;
+
+		r = rp_slurp(path, 1, &buf, NULL);
+		if (!r)
+			r = judge_add(c, path, names[i], buf);
+		free(buf);
+		free(path);
+	}
+	free_list(names, n);
+	return r;
+}
+
+/* Where the rows first name @j's kernel and mode (c->nrow: they do not). */
+static int judge_rank(const struct campaign *c, const struct judgefile *j)
+{
+	for (int i = 0; i < c->nrow; i++)
+		if (!strcmp(c->row[i].key[0], j->kernel) && !strcmp(c->row[i].key[1], j->fs))
+			return i;
+	return c->nrow;
+}
+
+static const struct campaign *judge_c;
+
+static int judge_order(const void *a, const void *b)
+{
+	const struct judgefile *x = a, *y = b;
+	int rx = judge_rank(judge_c, x), ry = judge_rank(judge_c, y);
+
+	if (rx != ry)
+		return rx - ry;
+	return strcmp(x->path[0], y->path[0]);
 }
 
 /* DIR's div-*.dt and cases-*.dt, each added to the file of its name (a merge's). */
@@ -663,6 +936,89 @@ static int infos_read(struct campaign *c, const char *merge)
 	return r;
 }
 
+/* The reasons a campaign fails (lib.sh, dt_fail), in the order the report says them,
+ * and whether each names a mode. */
+static const struct {
+	const char *what;
+	int fs;
+} fail_whats[] = {
+	{"diverged", 1}, {"no-divergence", 0}, {"not-run", 1}, {"guest-failed", 0},
+	{"broke-contract", 1}, {"not-judged", 1},
+};
+
+static size_t fail_rank(const char *what)
+{
+	size_t i = 0;
+
+	while (i < sizeof(fail_whats) / sizeof(fail_whats[0]) && strcmp(fail_whats[i].what, what))
+		i++;
+	return i;
+}
+
+char *rp_failure_text(const struct failure *f)
+{
+	if (!strcmp(f->what, "diverged"))
+		return rp_asprintf("%s diverged from its own contract on %s (difftest compare)",
+				   f->kernel, f->fs);
+	if (!strcmp(f->what, "no-divergence"))
+		return rp_asprintf("the model with the planted bug showed no divergence on %s",
+				   f->kernel);
+	if (!strcmp(f->what, "not-run"))
+		return rp_asprintf("%s's guest did not run or finish every script on %s, or its "
+				   "harness failed (not run)", f->kernel, f->fs);
+	if (!strcmp(f->what, "broke-contract"))
+		return rp_asprintf("%s broke the contract itself on %s (difftest judge)", f->kernel,
+				   f->fs);
+	if (!strcmp(f->what, "not-judged"))
+		return rp_asprintf("difftest judge could not judge every script of %s on %s",
+				   f->kernel, f->fs);
+	return rp_asprintf("%s's guest run failed: no results", f->kernel);
+}
+
+/* DIR's campaign.info failures= (if any), each reason added once. */
+static int failures_read(struct campaign *c, const char *dir, const struct info *in)
+{
+	const char *v = info_get(in, "failures");
+	char *buf, *save = NULL, *w;
+	int r = 0;
+
+	if (!v)
+		return 0;
+	c->fail_said = 1;
+	buf = rp_strdup(v);
+	for (w = strtok_r(buf, " ", &save); w && !r; w = strtok_r(NULL, " ", &save)) {
+		char *k = strchr(w, ':'), *fs;
+		size_t i, n = sizeof(fail_whats) / sizeof(fail_whats[0]);
+		int dup = 0;
+
+		if (k)
+			*k++ = 0;
+		i = fail_rank(w);
+		fs = k && i < n && fail_whats[i].fs ? strrchr(k, ':') : NULL;
+		if (fs)
+			*fs++ = 0;
+		if (!k || i == n || !*k || (fail_whats[i].fs && (!fs || !*fs)) ||
+		    (!fail_whats[i].fs && strchr(k, ':'))) {
+			if (k)
+				k[-1] = ':';
+			if (fs)
+				fs[-1] = ':';
+			r = rp_fail("%s/campaign.info: failures=: '%s' is not WHAT:KERNEL:FS (WHAT: "
+				 "diverged, not-run, broke-contract, not-judged) or WHAT:KERNEL "
+				 "(no-divergence, guest-failed)", dir, w);
+			break;
+		}
+		for (int j = 0; j < c->nfail && !dup; j++)
+			dup = !strcmp(c->fail[j].what, w) && !strcmp(c->fail[j].kernel, k) &&
+			      !strcmp(c->fail[j].fs ? c->fail[j].fs : "", fs ? fs : "");
+		if (!dup)
+			*PUSH(c->fail, c->nfail) = (struct failure){rp_strdup(w), rp_strdup(k),
+								    fs ? rp_strdup(fs) : NULL};
+	}
+	free(buf);
+	return r;
+}
+
 int rp_campaign_read(struct campaign *c, const struct report_opts *o, int ndirs, char **dirs)
 {
 	int r;
@@ -683,7 +1039,9 @@ int rp_campaign_read(struct campaign *c, const struct report_opts *o, int ndirs,
 	for (int i = 0; !r && i < ndirs; i++) {
 		long w = rp_info_num(&c->info[i], "wall");
 
-		r = rows_read(c, c->dirs[i]);
+		r = failures_read(c, c->dirs[i], &c->info[i]);
+		if (!r)
+			r = rows_read(c, c->dirs[i]);
 		if (!r)
 			r = speed_read(c, c->dirs[i], 0);
 		if (!r)
@@ -692,14 +1050,29 @@ int rp_campaign_read(struct campaign *c, const struct report_opts *o, int ndirs,
 			r = compares_read(c, c->dirs[i]);
 		if (!r)
 			r = scripts_read(c, c->dirs[i]);
+		if (!r)
+			r = judges_read(c, c->dirs[i]);
 		c->wall_sum += w;
 		if (w > c->wall_max || !i)
 			c->wall_max = w;
 		if (rp_info_num(&c->info[i], "status"))
 			c->status = 1;
 	}
-	if (!r)
+	/* the reasons by kind, each kind in the order the directories name them */
+	for (int i = 1; !r && i < c->nfail; i++)
+		for (int k = i; k > 0; k--) {
+			struct failure x = c->fail[k];
+
+			if (fail_rank(c->fail[k - 1].what) <= fail_rank(x.what))
+				break;
+			c->fail[k] = c->fail[k - 1];
+			c->fail[k - 1] = x;
+		}
+	if (!r) {
 		qsort(c->sf, (size_t)c->nsf, sizeof(*c->sf), sfile_order);
+		judge_c = c;
+		qsort(c->judge, (size_t)c->njudge, sizeof(*c->judge), judge_order);
+	}
 	return r;
 }
 
@@ -749,6 +1122,24 @@ void rp_campaign_free(struct campaign *c)
 		free(c->sf[i].text);
 	}
 	free(c->sf);
+	for (int i = 0; i < c->njudge; i++) {
+		struct judgefile *j = &c->judge[i];
+
+		for (int k = 0; k < j->nline; k++)
+			free(j->line[k].text);
+		free(j->line);
+		free_list(j->path, j->npath);
+		free(j->kernel);
+		free(j->fs);
+		free(j->known_of);
+	}
+	free(c->judge);
+	for (int i = 0; i < c->nfail; i++) {
+		free(c->fail[i].what);
+		free(c->fail[i].kernel);
+		free(c->fail[i].fs);
+	}
+	free(c->fail);
 	for (int i = 0; i < c->ndirs; i++) {
 		if (c->info) {
 			free(c->info[i].buf);
@@ -808,6 +1199,7 @@ struct group *rp_groups_make(const struct campaign *c, int *ng)
 		x->scripts += r->v[1];
 		x->div += r->v[2];
 		x->unexplained += why_count(r, "unexplained");
+		x->notrun += r->v[4];
 		*PUSH(x->rows, x->nrows) = i;
 	}
 	sort_c = c;
@@ -827,7 +1219,8 @@ void rp_groups_free(struct group *g, int ng)
 
 /* The shards' files, merged, into @out: a campaign directory like one run's but for its
  * campaign.info and compare outputs, which stay the shards' (rows.tsv summed;
- * speed.tsv, wall.tsv, the scripts one shard's after another). */
+ * speed.tsv, wall.tsv, the scripts one shard's after another; the judge outputs' lines
+ * one shard's after another, their summaries summed into one). */
 int rp_merge_write(const struct campaign *c, const char *out)
 {
 	char *path;
@@ -850,7 +1243,7 @@ int rp_merge_write(const struct campaign *c, const char *out)
 			w->key[3], w->v[0], w->v[1], w->v[2], w->v[3]);
 		for (int k = 0; k < w->nwhy; k++)
 			fprintf(f, "%s%s:%ld", k ? "," : "", w->why[k].name, w->why[k].n);
-		fputc('\n', f);
+		fprintf(f, "\t%ld\n", w->v[4]);
 	}
 	if (fclose(f))
 		r = rp_fail("%s: %s", path, strerror(errno));
@@ -882,6 +1275,30 @@ int rp_merge_write(const struct campaign *c, const char *out)
 		f = fopen(path, "w");
 		if (!f || fwrite(c->sf[k].text, 1, c->sf[k].len, f) != c->sf[k].len || fclose(f))
 			r = rp_fail("%s: %s", path, strerror(errno));
+		free(path);
+	}
+	for (int k = 0; k < c->njudge && !r; k++) {
+		const struct judgefile *j = &c->judge[k];
+
+		int bad;
+
+		path = rp_asprintf("%s/judge-%s-%s.txt", out, j->kernel, j->fs);
+		f = fopen(path, "w");
+		if (!f) {
+			r = rp_fail("%s: %s", path, strerror(errno));
+			free(path);
+			break;
+		}
+		for (int i = 0; i < j->nline; i++)
+			fprintf(f, "%s\n", j->line[i].text);
+		fprintf(f, "judged %ld script(s) on %s, %s: %ld breaking the contract", j->judged,
+			j->kernel, j->fs, j->breaking);
+		if (j->known_of)
+			fprintf(f, " (%ld of them known deviations of %s)", j->known, j->known_of);
+		fprintf(f, ", %ld not judged, %ld ops judged\n", j->unjudged, j->ops);
+		bad = ferror(f);
+		if (fclose(f) || bad)
+			r = rp_fail("%s: %s", path, strerror(errno ? errno : EIO));
 		free(path);
 	}
 	return r;

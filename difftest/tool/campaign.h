@@ -28,7 +28,7 @@ struct why {
 
 struct row {
 	char *key[4];		/* kernel, filesystem mode, contract, class */
-	long v[4];		/* ops, scripts, divergent scripts, divergent ops */
+	long v[5];		/* ops, scripts, divergent scripts, divergent ops, scripts not run */
 	struct why *why;	/* in the order the rows name them */
 	int nwhy;
 };
@@ -40,9 +40,10 @@ struct speed {
 	double secs;
 };
 
-/* A divergent script of a compare output (DIVERGE, MISSING or INCOMPLETE). */
+/* A divergent script of a compare output (DIVERGE), or one not run (MISSING, INCOMPLETE,
+ * NOTRACE, SETUP). */
 struct divline {
-	char *kind;		/* "divergent", "missing", "incomplete" */
+	char *kind;		/* "divergent"; "missing", "incomplete", "no trace", "setup" */
 	char *script;
 	char *why;		/* the attribution, NULL but for DIVERGE */
 	char *what;
@@ -74,6 +75,34 @@ struct sfile {
 	size_t len;
 };
 
+/* A reason the campaign failed (campaign.info's failures=, lib.sh's dt_fail):
+ * WHAT:KERNEL[:FS]. */
+struct failure {
+	char *what;		/* diverged, no-divergence, not-run, broke-contract, not-judged,
+				 * guest-failed */
+	char *kernel;
+	char *fs;		/* NULL for no-divergence, guest-failed */
+};
+
+/* A line of a judge output, parsed; its text and file. */
+struct judgeline {
+	struct report_judge_line j;
+	char *text;
+	const char *path;
+};
+
+/* The judge outputs of one kernel and mode (judge-K-FS.txt; a merge's: every shard's,
+ * counted together, their lines one shard's after another). */
+struct judgefile {
+	char *kernel, *fs;
+	char *known_of;		/* the contract whose switches are its known deviations, or NULL */
+	long judged, breaking, known, unjudged, ops;
+	struct judgeline *line;
+	int nline;
+	char **path;		/* its files, a shard's each */
+	int npath;
+};
+
 struct campaign {
 	int ndirs, merged;	/* merged: the report of several shards */
 	char **dirs;
@@ -86,7 +115,13 @@ struct campaign {
 	int ncmp;
 	struct sfile *sf;	/* the minimal scripts first, then the divergent, by name */
 	int nsf;
+	struct judgefile *judge;	/* in the order of the rows' kernels and modes */
+	int njudge;
 	int status;		/* the worst of the directories' */
+	struct failure *fail;	/* why: every directory's, each once, in their order */
+	int nfail;
+	int fail_said;		/* some campaign.info has failures= (a campaign.sh before
+				 * did not say why) */
 	long wall_sum, wall_max;
 };
 
@@ -94,7 +129,7 @@ struct campaign {
 struct group {
 	const char *kernel, *fs, *contract;
 	char cname[64];		/* the contract's name, without its switches */
-	long ops, scripts, div, unexplained;
+	long ops, scripts, div, unexplained, notrun;
 	int *rows, nrows;	/* indexes into campaign.row, sorted by class */
 	const struct speed *speed;
 };
@@ -120,6 +155,11 @@ void rp_json(FILE *f, const struct campaign *c, const struct group *g, int ng);
 /* campaign.info's value of @key ("" when it has none), as a number (0 when not one) */
 const char *rp_info_str(const struct info *in, const char *key);
 long rp_info_num(const struct info *in, const char *key);
+/* A sentence saying @f (the kernel, what of it, where). */
+char *rp_failure_text(const struct failure *f);
+/* Does @j's kernel fail the campaign for what judge said (campaign.sh's dt_contract_check):
+ * a script not judged, or, judged without known deviations, one breaking the contract? */
+int rp_judge_fails(const struct judgefile *j);
 /* The minimal scripts of div-X (cases-X, when shrinking confirmed them), or NULL. */
 const struct sfile *rp_cases_of(const struct campaign *c, const struct sfile *div);
 /* The report's date: now, or SOURCE_DATE_EPOCH's (reproducible reports). */

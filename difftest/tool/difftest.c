@@ -489,9 +489,11 @@ struct cls {
 	char name[DT_NAME_MAX];
 	long ops, scripts, divscripts, divops;
 	long why[DT_NSWITCHES + 2]; /* per switch, then several switches, unexplained */
+	long notrun;		    /* MISSING, INCOMPLETE, NOTRACE, SETUP: not in the above */
 };
 
-/* What compare counts: per class, and in all. */
+/* What compare counts: per class, and in all (missing: MISSING, INCOMPLETE and NOTRACE;
+ * with setup_fail, the scripts not run). */
 struct tally {
 	int ncl, cap;
 	struct cls *cl;
@@ -577,7 +579,14 @@ static void keep_divergent(FILE *df, const struct dt_script *s, const struct dt_
 	dt_script_free(&t);
 }
 
-/* Compare script @s with the guest's results @o (NULL: none); count it in @t. */
+/*
+ * Compare script @s with the guest's results @o (NULL: none); count it in @t. A script
+ * the guest did not run as asked (MISSING, SETUP, NOTRACE, INCOMPLETE: no results, no
+ * set-up, no trace, cut short or its harness failed) is neither compared nor divergent:
+ * no contract explains it and it says nothing of the kernel. It is counted apart
+ * (notrun), so that a report never shows it as a documented deviation, nor mixes it with
+ * the kernel's divergences; compare exits 3 for it.
+ */
 static void compare_one(const struct dt_script *s, const struct dt_sresult *o, struct tally *t,
 			FILE *df, const char *cs)
 {
@@ -588,15 +597,16 @@ static void compare_one(const struct dt_script *s, const struct dt_sresult *o, s
 
 	if (!o) {
 		t->missing++;
+		c->notrun++;
 		printf("MISSING %s: no results from the guest\n", s->name);
-		c->divscripts++;
-		t->divergent++;
 		return;
 	}
 	if (o->fail[0] && o->nres == 0) {
-		/* the guest could not set up (mount, dm, module): not a divergence */
-		if (++t->setup_fail <= 3)
-			printf("SETUP %s: %s\n", s->name, o->fail);
+		/* the guest could not set up (mount, dm, module): every one said, as the
+		 * missing ones are (the report lists what it counts) */
+		t->setup_fail++;
+		c->notrun++;
+		printf("SETUP %s: %s\n", s->name, o->fail);
 		return;
 	}
 	t->notrace += !o->trace;
@@ -604,18 +614,16 @@ static void compare_one(const struct dt_script *s, const struct dt_sresult *o, s
 		/* the kernel has the tracepoints: a block without them was not run
 		 * as asked, and its results alone are not the comparison */
 		t->missing++;
+		c->notrun++;
 		printf("NOTRACE %s: no trace events (the kernel has the tracepoints: -T)\n", s->name);
-		c->divscripts++;
-		t->divergent++;
 		return;
 	}
 	nd = dt_model_run(&contract, fs, s, o, NULL, &div);
 	if (nd && div.incomplete) {
-		/* a cut log: not the kernel's divergence */
+		/* a cut log, or the harness failed: not the kernel's divergence */
 		t->missing++;
+		c->notrun++;
 		printf("INCOMPLETE %s: %s\n", s->name, div.what);
-		c->divscripts++;
-		t->divergent++;
 		return;
 	}
 	if (div.cut_op >= 0) {
@@ -655,6 +663,9 @@ static void compare_one(const struct dt_script *s, const struct dt_sresult *o, s
 		keep_divergent(df, s, &div, cs, why);
 }
 
+/* A row per class appended to the TSV: kernel, mode, contract, class, ops, scripts,
+ * divergent scripts, divergent ops, the attribution (SWITCH:N,...,several_switches:N,
+ * unexplained:N), scripts not run. */
 static int write_tsv(const struct tally *t, const char *cs)
 {
 	FILE *f = fopen(tsv, "a");
@@ -670,8 +681,8 @@ static int write_tsv(const struct tally *t, const char *cs)
 			c->ops, c->scripts, c->divscripts, c->divops);
 		for (int sw = 0; sw < DT_NSWITCHES; sw++)
 			fprintf(f, "%s:%ld,", dt_switch_name(sw), c->why[sw]);
-		fprintf(f, "several_switches:%ld,unexplained:%ld\n", c->why[DT_NSWITCHES],
-			c->why[DT_NSWITCHES + 1]);
+		fprintf(f, "several_switches:%ld,unexplained:%ld\t%ld\n", c->why[DT_NSWITCHES],
+			c->why[DT_NSWITCHES + 1], c->notrun);
 	}
 	fclose(f);
 	return 0;
@@ -700,8 +711,10 @@ static int cmd_compare(int argc, char **argv)
 	for (int k = 0; k < b.nscripts; k++)
 		compare_one(&b.scripts[k], dt_results_get(&r, k), &t, df, cs);
 	st = tsv && write_tsv(&t, cs) ? 2 : t.setup_fail || t.missing ? 3 : t.divergent ? 1 : 0;
-	printf("compared %d script(s) on %s, %s, contract %s: %d divergent%s", b.nscripts, kernel,
-	       dt_fs_name(fs), cs, t.divergent, t.missing ? " (some missing)" : "");
+	printf("compared %d script(s) on %s, %s, contract %s: %d divergent", b.nscripts, kernel,
+	       dt_fs_name(fs), cs, t.divergent);
+	if (t.missing || t.setup_fail)
+		printf(", %d not run", t.missing + t.setup_fail);
 	if (t.notrace)
 		printf(", %d without trace events (%s)", t.notrace,
 		       need_trace ? "not compared: -T" : "results compared only");
@@ -1069,7 +1082,9 @@ static const struct cmd cmds[] = {
 	 "  -c, --contract CONTRACT   the contract the kernel is held to (below)\n"
 	 "  -f, --fs FS               the filesystem mode the guest ran (below)\n"
 	 "  -k, --kernel KERNEL       the kernel's name in the output (default kernel)\n"
-	 "  -t, --tsv TSV             append a row per scenario class to TSV\n"
+	 "  -t, --tsv TSV             append a row per scenario class to TSV: ops,\n"
+	 "                            scripts compared, divergent scripts and ops, their\n"
+	 "                            attribution, scripts not run\n"
 	 "  -d, --divergent DIVFILE   write each divergent script, up to its first\n"
 	 "                            divergent op, to DIVFILE\n"
 	 "  -T, --need-trace          the kernel has the filemap tracepoints: a block\n"
@@ -1121,13 +1136,15 @@ static const struct cmd cmds[] = {
 	{"report", cmd_report, "[-m MARKDOWN [-g CHART.gp]] [-j JSON] [-M OUT] DIR...",
 	 "a campaign's report, as Markdown and as JSON",
 	 "Write the report of a campaign from its --out directory DIR (campaign.sh's:\n"
-	 "campaign.info, rows.tsv, speed.tsv, wall.tsv, compare-*.txt, div-*.dt, cases-*.dt):\n"
-	 "a table per kernel, filesystem mode and contract, a table per scenario class, the\n"
-	 "scripts a per-line rule cut short, the minimal divergent scripts. Several DIRs are\n"
-	 "the N shards of one campaign (campaign.sh --shard): their rows are summed and the\n"
-	 "report is the one a single run would have written; DIRs that are not the N shards\n"
-	 "of one campaign (another seed, budget, kernel...; a shard missing or twice) are\n"
-	 "refused. The date in it is now, or SOURCE_DATE_EPOCH's.\n"
+	 "campaign.info, rows.tsv, speed.tsv, wall.tsv, compare-*.txt, judge-*.txt, div-*.dt,\n"
+	 "cases-*.dt): a table per kernel, filesystem mode and contract, difftest judge's\n"
+	 "counts per kernel and mode and its lines but the known deviations, a table per\n"
+	 "scenario class, the scripts a per-line rule cut short, the minimal divergent\n"
+	 "scripts. Several DIRs are the N shards of one campaign (campaign.sh --shard):\n"
+	 "their rows are summed and the report is the one a single run would have written;\n"
+	 "DIRs that are not the N shards of one campaign (another seed, budget, kernel...;\n"
+	 "a shard missing or twice) are refused. The date in it is now, or\n"
+	 "SOURCE_DATE_EPOCH's.\n"
 	 "  -m, --markdown FILE       the Markdown report into FILE; with neither -m nor -j\n"
 	 "                            it goes to stdout\n"
 	 "  -g, --chart GP            with -m: the first table's chart, drawn by gnuplot\n"
@@ -1137,11 +1154,13 @@ static const struct cmd cmds[] = {
 	 "                            without gnuplot, or when it fails, the report says so\n"
 	 "  -j, --json FILE           the report as JSON into FILE: every row, every class,\n"
 	 "                            every divergence with its results and the errseq\n"
-	 "                            words of its trace decoded (errno, SEEN, counter)\n"
+	 "                            words of its trace decoded (errno, SEEN, counter),\n"
+	 "                            every line of the judge outputs\n"
 	 "  -M, --merge OUT           also write the shards' merge into the directory OUT:\n"
 	 "                            rows.tsv summed, speed.tsv, wall.tsv and the divergent\n"
 	 "                            and minimal scripts (div-*.dt, cases-*.dt) one shard's\n"
-	 "                            after another\n"
+	 "                            after another, the judge outputs' (judge-*.txt) lines\n"
+	 "                            one shard's after another and their summaries summed\n"
 	 "A line per file written on stdout: merged: OUT, report: FILE, chart: SVG, json: FILE.\n"
 	 "Exit status: 0 written; 2 a usage error, a DIR that is not a finished campaign's or\n"
 	 "a file in it that does not parse (FILE:LINE: what), DIRs that are not the shards of\n"

@@ -3,7 +3,8 @@
  * difftest report's JSON (report.c): the rows and classes of the first table, the wall
  * time, the cut scripts, every divergence of the compare outputs with its results and
  * the errseq words of its trace decoded (report_word_decode(): errno, SEEN, counter),
- * the minimal scripts; and compare's divergence text read back (report_parse_what()).
+ * difftest judge's counts and lines per kernel and mode, the minimal scripts; and
+ * compare's divergence text read back (report_parse_what()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -208,7 +209,8 @@ static void json_side(struct json *j, const char *key, const struct report_what 
 }
 
 /* A divergence's text, decoded, into the open object; its attribution @why ("A+B",
- * "unexplained"; NULL: none, a script the guest did not run or finish). */
+ * "unexplained"; NULL: none, a script the guest did not run or finish: MISSING,
+ * INCOMPLETE, NOTRACE, SETUP). */
 static void json_divergence(struct json *j, const char *why, const char *what)
 {
 	struct report_what w;
@@ -318,6 +320,24 @@ void rp_json(FILE *f, const struct campaign *c, const struct group *g, int ng)
 	json_end(&j);
 	json_bool(&j, "merged", c->merged);
 	json_int(&j, "status", c->status);
+	json_string(&j, "verdict", c->status ? "failed" : "passed");
+	if (!c->fail_said) {
+		json_null(&j, "failures");
+	} else {
+		json_array(&j, "failures");
+		for (int i = 0; i < c->nfail; i++) {
+			char *text = rp_failure_text(&c->fail[i]);
+
+			json_object(&j, NULL);
+			json_string(&j, "what", c->fail[i].what);
+			json_string(&j, "kernel", c->fail[i].kernel);
+			json_string(&j, "fs", c->fail[i].fs);
+			json_string(&j, "text", text);
+			json_end(&j);
+			free(text);
+		}
+		json_end(&j);
+	}
 	json_int(&j, "wall_seconds", c->wall_sum);
 	json_int(&j, "wall_longest", c->wall_max);
 	json_object(&j, "info");
@@ -335,6 +355,7 @@ void rp_json(FILE *f, const struct campaign *c, const struct group *g, int ng)
 		json_int(&j, "divergent", g[k].div);
 		json_int(&j, "attributed", g[k].div - g[k].unexplained);
 		json_int(&j, "unexplained", g[k].unexplained);
+		json_int(&j, "not_run", g[k].notrun);
 		if (g[k].speed) {
 			json_object(&j, "guest");
 			json_int(&j, "ops", g[k].speed->ops);
@@ -361,6 +382,7 @@ void rp_json(FILE *f, const struct campaign *c, const struct group *g, int ng)
 			for (int w = 0; w < r->nwhy; w++)
 				json_int(&j, r->why[w].name, r->why[w].n);
 			json_end(&j);
+			json_int(&j, "not_run", r->v[4]);
 			json_end(&j);
 		}
 		json_end(&j);
@@ -417,6 +439,69 @@ void rp_json(FILE *f, const struct campaign *c, const struct group *g, int ng)
 			json_string(&j, "file", cf->path);
 			json_end(&j);
 		}
+	}
+	json_end(&j);
+
+	json_array(&j, "judge");
+	for (int k = 0; k < c->njudge; k++) {
+		const struct judgefile *jf = &c->judge[k];
+
+		json_object(&j, NULL);
+		json_string(&j, "kernel", jf->kernel);
+		json_string(&j, "fs", jf->fs);
+		json_string(&j, "known_deviations_of", jf->known_of);
+		json_int(&j, "judged", jf->judged);
+		json_int(&j, "breaking", jf->breaking);
+		if (jf->known_of)
+			json_int(&j, "known", jf->known);
+		else
+			json_null(&j, "known");
+		json_int(&j, "not_judged", jf->unjudged);
+		json_int(&j, "ops", jf->ops);
+		json_bool(&j, "fails_campaign", rp_judge_fails(jf));
+		json_array(&j, "files");
+		for (int i = 0; i < jf->npath; i++)
+			json_string(&j, NULL, jf->path[i]);
+		json_end(&j);
+		json_array(&j, "lines");
+		for (int i = 0; i < jf->nline; i++) {
+			const struct report_judge_line *l = &jf->line[i].j;
+			int judge = !strcmp(l->kind, "judge"), known = !strcmp(l->kind, "known");
+
+			json_object(&j, NULL);
+			json_string(&j, "kind", l->kind);
+			json_string(&j, "script", l->script);
+			if (judge) {
+				json_int(&j, "op", l->op);
+				json_int(&j, "line", l->line);
+				json_string(&j, "op_text", l->op_text);
+				json_string(&j, "violation", l->violation);
+			} else {
+				json_null(&j, "op");
+				json_null(&j, "line");
+				json_null(&j, "op_text");
+				json_null(&j, "violation");
+			}
+			if (known) {
+				json_array(&j, "switches");
+				for (const char *s = l->what; *s;) {
+					size_t n = strcspn(s, "+");
+
+					json_stringn(&j, NULL, s, n);
+					s += n + (s[n] == '+');
+				}
+				json_end(&j);
+				json_null(&j, "what");
+			} else {
+				json_null(&j, "switches");
+				json_string(&j, "what", l->what);
+			}
+			json_string(&j, "text", jf->line[i].text);
+			json_string(&j, "file", jf->line[i].path);
+			json_end(&j);
+		}
+		json_end(&j);
+		json_end(&j);
 	}
 	json_end(&j);
 

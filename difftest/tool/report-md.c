@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * difftest report's Markdown (report.c): a table per kernel, mode and contract, its chart
- * (drawn by gnuplot with difftest/chart.gp), the guests' speed, the scripts a per-line
- * rule cut short, a table per scenario class, the minimal divergent scripts: the text
- * campaign.sh's awk programs wrote before (tests/report/).
+ * difftest report's Markdown (report.c): a table per kernel, mode and contract, difftest
+ * judge's table per kernel and mode, the first table's chart (drawn by gnuplot with
+ * difftest/chart.gp), the guests' speed, the scripts a per-line rule cut short, judge's
+ * lines but the known deviations, a table per scenario class, the minimal divergent
+ * scripts (tests/report/expected*.md; first the text campaign.sh's awk programs wrote).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -223,15 +224,185 @@ static void why_text(const struct row *r, char *buf, size_t len)
 					      r->why[i].n);
 }
 
-/* The summary of a compare output after its count of divergent scripts: what a
- * per-line rule cut short, "N cut short by a per-line rule (M ops not compared)". */
+/* What a per-line rule cut short, from the summary of a compare output: its last
+ * clause, "N cut short by a per-line rule (M ops not compared)". */
 static const char *cut_summary(const struct cmpfile *cf)
 {
 	const char *p = cf->last, *q;
 
-	while ((q = strstr(p, "divergent, ")))
-		p = q + 11;
+	while ((q = strstr(p, ", ")))
+		p = q + 2;
 	return p;
+}
+
+/* The judge lines of a kernel and mode the report shows: every one but the known
+ * deviations (KNOWN, and the JUDGE lines of their scripts), which it counts. */
+static int judge_shown(const struct judgefile *j, const struct judgeline *l)
+{
+	if (!strcmp(l->j.kind, "known"))
+		return 0;
+	if (strcmp(l->j.kind, "judge"))
+		return 1;
+	for (int i = 0; i < j->nline; i++)
+		if (!strcmp(j->line[i].j.kind, "known") && !strcmp(j->line[i].j.script, l->j.script))
+			return 0;
+	return 1;
+}
+
+/* How many judge lines a kernel and mode shows at most (compare's divergences are
+ * bounded by the minimal scripts kept; these by number). */
+#define RP_JUDGE_SHOWN 10
+
+/* The judge's table: a row per kernel and mode, those of the first table it has no
+ * output for said. */
+static void judge_table(FILE *f, const struct campaign *c, const struct group *g, int ng)
+{
+	if (!c->njudge) {
+		fprintf(f, "The contract itself: no judge-*.txt, so the kernels' results were not "
+			"held to it (difftest judge, difftest/doc/judge.md).\n\n");
+		return;
+	}
+	fprintf(f, "| kernel | filesystem mode | scripts judged | breaking the contract | known "
+		"deviations | not judged | ops judged |\n");
+	fprintf(f, "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+	for (int k = 0; k < c->njudge; k++) {
+		const struct judgefile *j = &c->judge[k];
+		char known[24];
+
+		snprintf(known, sizeof(known), j->known_of ? "%ld" : "-", j->known);
+		fprintf(f, "| %s | %s | %ld | %ld | %s | %ld | %ld |\n", j->kernel, j->fs, j->judged,
+			j->breaking, known, j->unjudged, j->ops);
+	}
+	for (int k = 0; k < ng; k++) {
+		int seen = 0;
+
+		for (int i = 0; i < c->njudge && !seen; i++)
+			seen = !strcmp(c->judge[i].kernel, g[k].kernel) &&
+			       !strcmp(c->judge[i].fs, g[k].fs);
+		for (int i = 0; i < k && !seen; i++)
+			seen = !strcmp(g[i].kernel, g[k].kernel) && !strcmp(g[i].fs, g[k].fs);
+		if (!seen)
+			fprintf(f, "| %s | %s | no judge-%s-%s.txt | | | | |\n", g[k].kernel, g[k].fs,
+				g[k].kernel, g[k].fs);
+	}
+	fprintf(f, "\nThe contract itself (difftest judge, difftest/doc/judge.md), whatever the model "
+		"says: the scripts judged, those that break it, of those the known deviations (a "
+		"kernel judged with the patched contract's switches as its known deviations: the "
+		"stock kernel; -: judged without, its every breaking script a finding), the scripts "
+		"it could not judge. A breaking script that is not a known deviation fails the "
+		"campaign, but the stock kernel's, which are said, not failed; a script not judged "
+		"fails it too.\n\n");
+}
+
+/* The judge's lines but the known deviations, the first RP_JUDGE_SHOWN per kernel and
+ * mode; nothing when there are none. */
+static void judge_lines(FILE *f, const struct campaign *c)
+{
+	int any = 0;
+
+	for (int k = 0; k < c->njudge; k++) {
+		const struct judgefile *j = &c->judge[k];
+		int n = 0;
+
+		for (int i = 0; i < j->nline; i++)
+			n += judge_shown(j, &j->line[i]);
+		if (!n)
+			continue;
+		if (!any++)
+			fprintf(f, "## The contract itself: what breaks it, what was not judged\n\n"
+				"difftest judge's lines but the known deviations (KNOWN, with the JUDGE "
+				"lines of their scripts: counted above): an op that breaks the contract "
+				"(JUDGE), a script it could not judge (UNJUDGED), a breaking script of the "
+				"stock kernel that no switch accounts for (UNEXPLAINED); the first %d per "
+				"kernel and mode, all of them in judge-KERNEL-FS.txt and the JSON "
+				"report.\n\n", RP_JUDGE_SHOWN);
+		fprintf(f, "### %s, %s\n\n```\n", j->kernel, j->fs);
+		for (int i = 0, shown = 0; i < j->nline && shown < RP_JUDGE_SHOWN; i++)
+			if (judge_shown(j, &j->line[i])) {
+				fprintf(f, "%s\n", j->line[i].text);
+				shown++;
+			}
+		fprintf(f, "```\n\n");
+		if (n > RP_JUDGE_SHOWN)
+			fprintf(f, "%d more: judge-%s-%s.txt%s.\n\n", n - RP_JUDGE_SHOWN, j->kernel,
+				j->fs, c->merged ? " of each shard" : "");
+	}
+}
+
+/* The reasons of @c's verdict, the modes of a kernel's reason together ("on ext2, xfs
+ * and btrfs"), "; " between them. */
+static void failures_text(FILE *f, const struct campaign *c)
+{
+	for (int i = 0; i < c->nfail; i++) {
+		const struct failure *x = &c->fail[i];
+		struct failure one = *x;
+		char *fs = NULL, *text;
+		size_t len = 0;
+		FILE *m;
+		int dup = 0, n = 0, last = i;
+
+		for (int k = 0; k < i && !dup; k++)
+			dup = !strcmp(c->fail[k].what, x->what) && !strcmp(c->fail[k].kernel, x->kernel);
+		if (dup)
+			continue;
+		for (int k = i; k < c->nfail; k++)
+			if (!strcmp(c->fail[k].what, x->what) && !strcmp(c->fail[k].kernel, x->kernel))
+				last = k;
+		m = open_memstream(&fs, &len);
+		if (!m)
+			abort();
+		for (int k = i; x->fs && k < c->nfail; k++) {
+			if (strcmp(c->fail[k].what, x->what) || strcmp(c->fail[k].kernel, x->kernel))
+				continue;
+			fprintf(m, "%s%s", !n++ ? "" : k == last ? " and " : ", ", c->fail[k].fs);
+		}
+		fclose(m);
+		one.fs = fs;
+		text = rp_failure_text(&one);
+		fprintf(f, "%s%s", i ? "; " : "", text);
+		free(text);
+		free(fs);
+	}
+}
+
+/* The campaign's verdict (campaign.info's status) and why (its failures=). */
+static void verdict(FILE *f, const struct campaign *c)
+{
+	const char *stocklike = NULL;
+
+	if (c->status) {
+		fprintf(f, "**Verdict: failed** (campaign.sh's exit status 1): ");
+		if (c->nfail)
+			failures_text(f, c);
+		else
+			fprintf(f, "campaign.info %s; see the tables below", c->fail_said ?
+				"names no reason" : "does not say why (a campaign.sh from before it did)");
+		fprintf(f, ".\n\n");
+		return;
+	}
+	/* a kernel judged with known deviations (the stock kernel): its violations are
+	 * counted, not failed */
+	for (int k = 0; k < c->njudge && !stocklike; k++)
+		if (c->judge[k].known_of)
+			stocklike = c->judge[k].kernel;
+	fprintf(f, "**Verdict: passed** (campaign.sh's exit status 0): %s, ",
+		*rp_info_str(&c->info[0], "bug") ? "the model with the planted bug diverged from "
+		"every kernel held to its own contract, as it must" :
+		"every kernel kept its own contract (difftest compare)");
+	if (!c->njudge)
+		fprintf(f, "the contract itself was not judged (no judge-*.txt)");
+	else if (stocklike)
+		fprintf(f, "no kernel but %s broke the contract itself (difftest judge; %s's "
+			"violations are counted below, not failed)", stocklike, stocklike);
+	else
+		fprintf(f, "every kernel kept the contract itself (difftest judge)");
+	fprintf(f, ", and the guests ran every script.");
+	if (c->nfail) {
+		fprintf(f, " Yet campaign.info names failures: ");
+		failures_text(f, c);
+		fprintf(f, ".");
+	}
+	fprintf(f, "\n\n");
 }
 
 void rp_markdown(FILE *f, const struct campaign *c, const struct group *g, int ng,
@@ -264,21 +435,25 @@ void rp_markdown(FILE *f, const struct campaign *c, const struct group *g, int n
 	if (!c->merged && rp_info_num(in, "shards") != 1)
 		fprintf(f, ", shard %s of %s", rp_info_str(in, "shard"), rp_info_str(in, "shards"));
 	fprintf(f, ".\n\n");
+	verdict(f, c);
 
 	/* the one table first: per kernel, mode and contract (attributed: explained by
-	 * contract switches; unexplained: by none); ops/s of the guests on the batch */
+	 * contract switches; unexplained: by none; not run: scripts the guest did not run
+	 * or finish, neither); ops/s of the guests on the batch */
 	fprintf(f, "| kernel | filesystem mode | contract | ops | scripts | divergent scripts | "
-		"attributed | unexplained | guest ops/s |\n");
-	fprintf(f, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+		"attributed | unexplained | not run | guest ops/s |\n");
+	fprintf(f, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 	for (int k = 0; k < ng; k++) {
 		char r[32];
 
 		ops_per_s(&g[k], r, sizeof(r));
-		fprintf(f, "| %s | %s | %s | %ld | %ld | %ld | %ld | %ld | %s |\n", g[k].kernel,
+		fprintf(f, "| %s | %s | %s | %ld | %ld | %ld | %ld | %ld | %ld | %s |\n", g[k].kernel,
 			g[k].fs, g[k].cname, g[k].ops, g[k].scripts, g[k].div,
-			g[k].div - g[k].unexplained, g[k].unexplained, r);
+			g[k].div - g[k].unexplained, g[k].unexplained, g[k].notrun, r);
 	}
 	fprintf(f, "\n");
+	/* the contract itself, per kernel and mode, right after */
+	judge_table(f, c, g, ng);
 	if (chart_para)
 		fprintf(f, "%s\n\n", chart_para);
 
@@ -319,26 +494,30 @@ void rp_markdown(FILE *f, const struct campaign *c, const struct group *g, int n
 		fprintf(f, ": %s\n", cut_summary(cf));
 	}
 	fprintf(f, "\n");
+	judge_lines(f, c);
 
 	/* a table per kernel, mode and contract: its classes by name, so that a merge of
 	 * shards and one run print the same table */
 	for (int k = 0; k < ng; k++) {
-		long to = 0, ts = 0, td = 0;
+		long to = 0, ts = 0, td = 0, tn = 0;
 
 		fprintf(f, "## kernel %s, %s, contract %s\n\n", g[k].kernel, g[k].fs, g[k].contract);
-		fprintf(f, "| scenario class | ops | scripts | divergent scripts | attributed to |\n");
-		fprintf(f, "| --- | ---: | ---: | ---: | --- |\n");
+		fprintf(f, "| scenario class | ops | scripts | divergent scripts | attributed to | "
+			"not run |\n");
+		fprintf(f, "| --- | ---: | ---: | ---: | --- | ---: |\n");
 		for (int j = 0; j < g[k].nrows; j++) {
 			const struct row *r = &c->row[g[k].rows[j]];
 
 			why_text(r, why, sizeof(why));
-			fprintf(f, "| %s | %ld | %ld | %ld | %s |\n", r->key[3], r->v[0], r->v[1],
-				r->v[2], r->v[2] > 0 ? why : "");
+			fprintf(f, "| %s | %ld | %ld | %ld | %s | %ld |\n", r->key[3], r->v[0], r->v[1],
+				r->v[2], r->v[2] > 0 ? why : "", r->v[4]);
 			to += r->v[0];
 			ts += r->v[1];
 			td += r->v[2];
+			tn += r->v[4];
 		}
-		fprintf(f, "| **total** | **%ld** | **%ld** | **%ld** | |\n\n", to, ts, td);
+		fprintf(f, "| **total** | **%ld** | **%ld** | **%ld** | | **%ld** |\n\n", to, ts, td,
+			tn);
 	}
 
 	/* the minimal scripts; the divergent ones where shrinking did not confirm any */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * difftest report: what a campaign found, from the files campaign.sh leaves in its --out
- * directory (campaign.c lists them), or in the N shard directories of one campaign, as
- * Markdown and as JSON. The pieces: campaign.c reads the directories (campaign.h) and
- * writes a merge of shards; report-md.c writes the Markdown and its chart, report-json.c
- * the JSON (with json.c's writer); report_run() below runs them for the command line
- * (difftest.c).
+ * directory (campaign.c lists them: compare's and judge's outputs among them), or in the
+ * N shard directories of one campaign, as Markdown and as JSON. The pieces: campaign.c
+ * reads the directories (campaign.h) and writes a merge of shards; report-md.c writes the
+ * Markdown and its chart, report-json.c the JSON (with json.c's writer); report_run()
+ * below runs them for the command line (difftest.c).
  */
 #include <errno.h>
 #include <stdio.h>

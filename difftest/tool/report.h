@@ -71,4 +71,33 @@ struct report_what {
  * @w holds what could be read either way. */
 int report_parse_what(const char *what, struct report_what *w);
 
+/*
+ * A line of difftest judge's output (judge-KERNEL-FS.txt, judge/judge.c and difftest.c's
+ * cmd_judge): "JUDGE NAME op I (line L): OP: lost|repeat|invented: WHAT" per op that
+ * breaks the contract, "UNJUDGED NAME: WHY" per script not judged, "KNOWN NAME
+ * [SWITCHES]" and "UNEXPLAINED NAME: WHY" per breaking script of a kernel judged with
+ * known deviations (-c).
+ */
+struct report_judge_line {
+	char kind[16];		/* "judge", "unjudged", "known", "unexplained" */
+	char script[DT_NAME_MAX];
+	int op, line;		/* JUDGE's op and its line in the script; else -1 */
+	char op_text[320];	/* JUDGE: the op */
+	char violation[16];	/* JUDGE: "lost", "repeat", "invented"; else "" */
+	char what[512];		/* JUDGE: what; UNJUDGED, UNEXPLAINED: why; KNOWN: A+B */
+};
+/* 1: @l is one of those lines (into @j); 0: it starts with none of their words; -1: it
+ * does, but is not one (or a part is too long for @j). */
+int report_parse_judge_line(const char *l, struct report_judge_line *j);
+
+/* judge's last line: "judged N script(s) on KERNEL, FS: B breaking the contract[ (K of
+ * them known deviations of CONTRACT)], U not judged, O ops judged". */
+struct report_judge_summary {
+	char kernel[64], fs[32];
+	char known_of[320];	/* CONTRACT; "": judged without known deviations */
+	long judged, breaking, known, unjudged, ops;
+};
+/* 0, or -1 when @l is not that line. */
+int report_parse_judge_summary(const char *l, struct report_judge_summary *s);
+
 #endif
