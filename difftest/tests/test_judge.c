@@ -576,6 +576,24 @@ START_TEST(t_review2)
 }
 END_TEST
 
+/* From the third cold review: a fail that failed (EOPNOTSUPP: vfat) fails nothing, so no
+ * write can fail with EIO of its own after it */
+START_TEST(t_review3)
+{
+	breaks(judge("script t\nopen d0 f0 creat sync\nwrite d0\nerror data d0 EIO\nfail d0\n"
+		     "write d0\nfsync d0\nend\n",
+		     "DT S t trace\nDT R 0 0 0\nDT R 1 4096 0\nDT R 2 0 0\nDT T 2 set f0 0x0\n"
+		     "DT R 3 -1 EOPNOTSUPP\nDT R 4 -1 EIO\nDT R 5 -1 EIO\nDT E t\n"), 5,
+	       DT_JUDGE_REPEAT);
+	/* a fail of the raw device makes no write to a file fail */
+	breaks(judge("script t\nopen d1 raw\nfail d1\nopen d0 f0 creat sync\nwrite d0\n"
+		     "error data d0 EIO\nwrite d0\nfsync d0\nend\n",
+		     "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 0 0\nDT R 3 4096 0\nDT R 4 0 0\n"
+		     "DT T 4 set f0 0x0\nDT R 5 -1 EIO\nDT R 6 -1 EIO\nDT E t\n"), 6,
+	       DT_JUDGE_REPEAT);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("judge");
@@ -611,6 +629,7 @@ int main(void)
 	tcase_add_test(tc, t_injected_errno);
 	tcase_add_test(tc, t_stops_until_mount);
 	tcase_add_test(tc, t_review2);
+	tcase_add_test(tc, t_review3);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
