@@ -575,7 +575,9 @@ for k in "${klist[@]}"; do
 				fs=${pair%%:*}
 				"$DT" shrink -c "$cfull" -f "$fs" -r "$r" "$out/div-$k-$ctag-$fs.dt" \
 					"$out/res-$k-shrink-$fs.log" >"$out/div-next.dt" 2>"$out/shrink-log.txt"
-				cmp -s "$out/div-next.dt" <(grep -v '^#' "$out/div-$k-$ctag-$fs.dt") || changed=1
+				# the scripts, not the # lines shrink writes before them
+				cmp -s <(grep -v '^#' "$out/div-next.dt") <(grep -v '^#' "$out/div-$k-$ctag-$fs.dt") ||
+					changed=1
 				mv "$out/div-next.dt" "$out/div-$k-$ctag-$fs.dt"
 				progress "$k, $fs, contract $c: shrink round $r: $(awk '{printf "%s %s->%s ops; ", $2, $3, $5}' "$out/shrink-log.txt")"
 			done

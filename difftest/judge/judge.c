@@ -101,6 +101,8 @@ struct jstate {
 	struct jdesc d[DT_MAX_FDS];
 	struct jino ino[J_MAX_INO];
 	unsigned char meta_failed;       /* a metadata write failed: the filesystem may stop */
+	unsigned char real;              /* a fail of a file's extents worked: from then on a
+					    write may fail with an EIO of its own */
 	unsigned char overflow;          /* more than J_MAX_EV errors */
 	short nev;
 	struct jev ev[J_MAX_EV];
@@ -109,7 +111,6 @@ struct jstate {
 struct jctx {
 	const struct dt_judge_opts *o;
 	jmask injected;    /* the errnos the script injects: never a call's own error */
-	int real;          /* the script has real I/O errors (fail): a write may fail EIO */
 	int bad;
 	enum dt_judge_kind kind;
 	char why[160];
@@ -535,6 +536,12 @@ static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 					e->evicted = 1;
 			}
 		break;
+	case OP_FAIL:
+		/* a file's extents under the dm error target (not the raw device's: no
+		 * write to a file fails of it; not where FIEMAP failed) */
+		if (ret == 0 && d && is_fs_ino(d->ino))
+			st->real = 1;
+		break;
 	case OP_CHILD:
 		op_step(c, st, &op->sub[0], ret, err, own);
 		break;
@@ -661,22 +668,22 @@ static int set_add(struct jset *set, const struct jstate *st)
 }
 
 /* Whether sub-op @op's result (@ret, @err) may be an error of its own rather than a
- * report (a write, O_SYNC or not, that failed: ENOSPC...; EIO only where the script
- * fails real I/O): then both are followed */
-static int two_ways(const struct jctx *c, const struct dt_op *op, long ret, int err)
+ * report (a write, O_SYNC or not, that failed: ENOSPC...; EIO only once a fail of a
+ * file's extents worked): then both are followed */
+static int two_ways(const struct jstate *st, const struct dt_op *op, long ret, int err)
 {
 	if (op->code == OP_CHILD)
 		op = &op->sub[0];
-	return op->code == OP_WRITE && ret < 0 && (err != EIO || c->real);
+	return op->code == OP_WRITE && ret < 0 && (err != EIO || st->real);
 }
 
-/* How many ways op @op may have run (run_seq()'s @seq from 0 to that) */
-static int nways(const struct jctx *c, const struct dt_op *op, const struct dt_opres *o)
+/* How many ways op @op may have run from @st (run_seq()'s @seq from 0 to that) */
+static int nways(const struct jstate *st, const struct dt_op *op, const struct dt_opres *o)
 {
 	if (op->code != OP_PAR)
-		return two_ways(c, op, o->ret[0], o->err[0]) ? 2 : 1;
-	return 4 << (two_ways(c, &op->sub[0], o->ret[0], o->err[0]) +
-		     two_ways(c, &op->sub[1], o->ret[1], o->err[1]));
+		return two_ways(st, op, o->ret[0], o->err[0]) ? 2 : 1;
+	return 4 << (two_ways(st, &op->sub[0], o->ret[0], o->err[0]) +
+		     two_ways(st, &op->sub[1], o->ret[1], o->err[1]));
 }
 
 /* One way op @op may have run from @from into @to. A par line's two ops, in either
@@ -699,7 +706,7 @@ static void run_seq(struct jctx *c, const struct jstate *from, struct jstate *to
 	seq >>= 2;
 	for (int k = 0; k < 2; k++) {
 		own[k] = 0;
-		if (two_ways(c, &op->sub[k], o->ret[k], o->err[k])) {
+		if (two_ways(from, &op->sub[k], o->ret[k], o->err[k])) {
 			own[k] = seq & 1;
 			seq >>= 1;
 		}
@@ -774,18 +781,18 @@ void dt_judge(const struct dt_script *s, const struct dt_sresult *r,
 
 			if (x->code == OP_ERR_DATA || x->code == OP_ERR_META)
 				base.injected |= bit(x->err);
-			base.real |= x->code == OP_FAIL;
 		}
 
 	for (int i = 0; i < s->nops; i++) {
 		const struct dt_op *op = &s->ops[i];
 		const struct dt_opres *or = &r->ops[i];
-		int nseq = nways(&base, op, or);
 		struct jctx first = base;
 		struct jevents ev;
 
 		next.n = 0;
 		for (int k = 0; k < cur.n; k++) {
+			int nseq = nways(&cur.s[k], op, or);
+
 			events_of(&cur.s[k], or, own_event(&cur.s[k], op), &ev);
 			for (int t = 0; t < ev.n; t++)
 				if (trace_ino(&cur.s[k], ev.obj[t]) == -3) {
@@ -826,6 +833,8 @@ void dt_judge(const struct dt_script *s, const struct dt_sresult *r,
 				res->first_kind = first.kind;
 			}
 			for (int k = 0; k < cur.n; k++) {
+				int nseq = nways(&cur.s[k], op, or);
+
 				events_of(&cur.s[k], or, own_event(&cur.s[k], op), &ev);
 				for (int q = 0; q < nseq; q++) {
 					struct jctx x = base;

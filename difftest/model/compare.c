@@ -116,17 +116,23 @@ static int fail_kinds(const struct dt_script *s)
 	return kinds;
 }
 
+/* The raw device, in wb_files()'s bits (no file's label) */
+#define WB_RAW_BIT (1u << 31)
+
 /* The trace label (bit K: "fK") of inode @i of the model: the name it was made under,
- * as the guest labels it (model/vfs.c) */
+ * as the guest labels it (model/vfs.c); the raw device: WB_RAW_BIT */
 static unsigned label_bit(const struct m_state *m, int i)
 {
 	int l = i >= 0 ? m->ino[i].label : -1;
 
+	if (i >= 0 && i == m->raw)
+		return WB_RAW_BIT;
 	return l >= 0 && l < DT_MAX_FILES ? 1u << l : 0;
 }
 
 /* The files whose extents are under the dm error target now (a fail before this op, no
- * heal since), by their trace labels */
+ * heal since), by their trace labels: an inode on disk, or in memory (an unlinked file
+ * still open keeps its blocks, and its failure, until its last close) */
 static unsigned failed_files(const struct m_state *m)
 {
 	unsigned b = 0;
@@ -141,50 +147,54 @@ static unsigned failed_files(const struct m_state *m)
 		else if (di->label >= 0 && di->label < DT_MAX_FILES)
 			b |= 1u << di->label;
 	}
+	for (int i = 0; i < MAX_INODES; i++)
+		if (m->ino[i].used && m->ino[i].fail_pages && i != m->raw)
+			b |= label_bit(m, i);
 	return b;
 }
 
 /* The files whose pages op @op writes back, by trace label, in the model's state before
- * it: a sync of one descriptor (or a write through it, in a par line: O_SYNC, O_DIRECT),
- * its file; a par line, either op's; the others that write back (sync, syncfs, evict,
- * fail...), every file. */
+ * it (0: none): a sync of one descriptor (fsync, fdatasync, sfr with WRITE, msync), or an
+ * O_SYNC or O_DIRECT write through it, its file (a child's too); a par line, either op's;
+ * the other ops that write back (sync, syncfs, evict, fail, ...), every file. */
 static unsigned wb_files(const struct m_state *m, const struct dt_op *op)
 {
-	int k;
+	int k = op->fd >= 0 ? m->slot[op->fd] : -1;
 
 	switch (op->code) {
 	case OP_FSYNC:
 	case OP_FDATASYNC:
 	case OP_SFR:
 	case OP_MSYNC:
+		return k >= 0 && (op->code != OP_SFR || m_writes_back(op)) &&
+		       (op->code != OP_MSYNC || (op->flags & MSYNC_SYNC)) ?
+			       label_bit(m, m->fd[k].ino) : 0;
 	case OP_WRITE:
-	case OP_MWRITE:
-		k = op->fd >= 0 ? m->slot[op->fd] : -1;
-		return k >= 0 ? label_bit(m, m->fd[k].ino) : 0;
+		return k >= 0 && (m->fd[k].osync || m->fd[k].odirect) ? label_bit(m, m->fd[k].ino) : 0;
 	case OP_CHILD:
 		return wb_files(m, &op->sub[0]);
 	case OP_PAR:
 		return wb_files(m, &op->sub[0]) | wb_files(m, &op->sub[1]);
 	default:
-		return ~0u;
+		return m_writes_back(op) ? ~0u : 0;
 	}
 }
 
 /*
  * The observed trace of op @op, without the set events of real writeback
  * failures, which are not compared (see m_writeback()): on a file failed now
- * ("set fK", K in @failed) that the op writes back (@files, wb_files(); a par line
- * may write back through any of its ops) when the script fails a file's extents, on
- * the raw device ("set raw") when it fails that (@real: fail_kinds()), or in which the
- * model wrote back a page over a failed extent (@wb_failed: an O_SYNC write, a child's
- * syncfs, a remount, the raw device's last close, ...); every other event is compared:
- * one on a file nobody failed, or not now, or that the op does not write back, could
- * not have come from the failed extents.
+ * ("set fK", K in @failed) that the op writes back (@files, wb_files()) when the
+ * script fails a file's extents, on the raw device ("set raw") when it fails that
+ * (@real: fail_kinds()) and the op writes back, or in which the model wrote back a page
+ * over a failed extent (@wb_failed: an O_SYNC write, a child's syncfs, a remount, the raw
+ * device's last close, ...); every other event is compared: one on a file nobody failed,
+ * or not now, or that the op does not write back, could not have come from the failed
+ * extents.
  */
-static void filter_obs(const struct dt_op *op, int real, int wb_failed, unsigned failed,
-		       unsigned files, const struct dt_opres *o, struct dt_opres *out)
+static void filter_obs(int real, int wb_failed, unsigned failed, unsigned files,
+		       const struct dt_opres *o, struct dt_opres *out)
 {
-	int drop = (m_writes_back(op) || op->code == OP_PAR ? real : 0) | wb_failed;
+	int drop = (files ? real : 0) | wb_failed;
 
 	files &= failed;
 	*out = *o;
@@ -346,7 +356,7 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 		files = wb_files(m, op);
 		if (op->code == OP_PAR) {
 			if (obs) {
-				filter_obs(op, real, 0, failed, files, i < obs->nops ? &obs->ops[i] : &none,
+				filter_obs(real, 0, failed, files, i < obs->nops ? &obs->ops[i] : &none,
 					   &ofilt);
 				o = &ofilt;
 			}
@@ -356,7 +366,7 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 
 			m_step(m, op, &w);
 			if (obs) {
-				filter_obs(op, real, m->wb_failed, failed,
+				filter_obs(real, m->wb_failed, failed,
 					   m->wb_failed & WB_FAILED_FILE ? ~0u : files,
 					   i < obs->nops ? &obs->ops[i] : &none, &ofilt);
 				o = &ofilt;

@@ -895,7 +895,13 @@ static int div_kind(const char *what)
 		return 0;
 	ke = k + 9;
 	la = (size_t)(k - m);
-	lb = strcspn(ke, ";");
+	/* the kernel's results end at "; trace" or at a par line's note " (..." (a par
+	 * line's results hold a ';' of their own: "R E ; R E") */
+	{
+		const char *t = strstr(ke, "; trace"), *p = strstr(ke, " (");
+
+		lb = t && (!p || t < p) ? (size_t)(t - ke) : p ? (size_t)(p - ke) : strlen(ke);
+	}
 	return la == lb && !strncmp(m, ke, la) ? 2 : 1;
 }
 
