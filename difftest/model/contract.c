@@ -106,14 +106,19 @@ int dt_contract_parse(const char *s, struct dt_contract *c)
 
 void dt_contract_format(const struct dt_contract *c, char *buf, size_t len)
 {
-	struct dt_contract t = *c;
+	struct dt_contract t = *c, p;
 	const char *name = "custom";
-	int on = 0;
+	int on = 0, same = 1;
 	size_t o;
 
-	for (int i = 0; i < DT_NSWITCHES; i++)
+	dt_contract_patched(&p);
+	for (int i = 0; i < DT_NSWITCHES; i++) {
 		on += !!*dt_contract_switch(&t, i);
-	if (on == DT_NSWITCHES)
+		same &= !*dt_contract_switch(&t, i) == !*dt_contract_switch(&p, i);
+	}
+	/* the names a contract is given by: stock (every switch off), patched (the
+	 * series' switches: all but falloc_cursor) */
+	if (same)
 		name = "patched";
 	else if (!on)
 		name = "stock";
