@@ -194,6 +194,9 @@ report() {
 		-e "s/^difftest report: /campaign.sh: error: $ctx/" "$out/report.err" >&2
 	if [ $rc -eq 0 ]; then
 		echo
+		# the verdict and why, then the tables
+		sed -n '/^\*\*Verdict/{p;q}' "$report"
+		echo
 		sed -n '/^| kernel | filesystem mode/,/^$/p' "$report"
 		sed -n '/^## kernel/,/^## Divergences/p' "$report" | grep -v '^## Divergences'
 		cat "$out/report.out"
