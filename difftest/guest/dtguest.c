@@ -212,16 +212,26 @@ static long trace_losses(void)
 	char p[256], buf[1024], *q;
 	long sum = 0;
 
+	DIR *dir;
+	struct dirent *de;
+
 	if (!tracedir)
 		return 0;
-	for (int cpu = 0; cpu < 4096; cpu++) {
+	/* every CPU the buffer has, whatever their numbers (a hole: an offline one) */
+	snprintf(p, sizeof(p), "%s/per_cpu", tracedir);
+	dir = opendir(p);
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir))) {
 		ssize_t n;
 		int fd;
 
-		snprintf(p, sizeof(p), "%s/per_cpu/cpu%d/stats", tracedir, cpu);
+		if (strncmp(de->d_name, "cpu", 3))
+			continue;
+		snprintf(p, sizeof(p), "%s/per_cpu/%.32s/stats", tracedir, de->d_name);
 		fd = open(p, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
-			break;
+			continue;
 		n = read(fd, buf, sizeof(buf) - 1);
 		close(fd);
 		if (n <= 0)
@@ -232,6 +242,7 @@ static long trace_losses(void)
 		if ((q = strstr(buf, "dropped events: ")))
 			sum += strtol(q + 16, NULL, 10);
 	}
+	closedir(dir);
 	return sum;
 }
 
