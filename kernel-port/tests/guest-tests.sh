@@ -248,7 +248,8 @@ t_many() {
 
 # The races the model checkers found, widened by the errseq_race module's kprobe on the
 # cmpxchg of errseq_check_and_advance() (kernel-port/tests/race): ROUNDS rounds of each,
-# the probe holding a task up to MS ms; the syncfs race also without the probe.
+# the probe holding a task up to MS ms; the syncfs race also without the probe; two
+# fsync() of one descriptor, one held between its data and metadata cursors.
 t_races() {
 	fs=$1 rounds=$2 ms=$3
 	fs_up "$fs" || { echo "KPTEST race-loss $fs setup-failed"; return; }
@@ -262,6 +263,7 @@ t_races() {
 		set -- $c
 		racetest "$1" /mnt/kp/race "$rounds" "$2" | sed "s/^KPTEST race-$1 /KPTEST race-$1 $fs /"
 	done
+	racetest fsync /mnt/kp/race "$dev" "$rounds" "$ms" | sed "s/^KPTEST race-fsync /KPTEST race-fsync $fs /"
 	dmesg | grep 'errseq_race:' | sed 's/^/KPTEST-dmesg /'
 	rmmod errseq_race
 	fs_down "$fs"

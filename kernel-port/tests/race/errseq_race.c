@@ -10,22 +10,29 @@
  * syscalls: a writer storing another errno while a reader is between its load
  * and its swap (the lost error of Linux 6.1, fixed by 0016), and two tasks
  * advancing one file's f_sb_err in syncfs() at once (the double report, fixed
- * by 0003). Nothing else about the kernel is changed.
+ * by 0003). A second kprobe, at the entry of the series'
+ * file_check_and_advance_md_wb_err() (absent from stock kernels), holds a task
+ * between the data and the metadata cursor of fsync() (the double report of
+ * two tasks fsync()ing one file at once, fixed by 0025). Nothing else about
+ * the kernel is changed.
  *
  * Write one command to /sys/kernel/debug/errseq_race:
  *   pause TGID MS   the next call of a task of TGID that reaches the cmpxchg
  *                   waits there until "release", or MS milliseconds
  *   meet TGID MS    the next two such calls: the first waits for the second
  *                   (or MS milliseconds), then both go on
+ *   hold TGID MS    as pause, at the entry of file_check_and_advance_md_wb_err()
+ *                   (ENOENT where the kernel has no such function)
  *   release         end a pause now
  *   off             disarm; the counters keep their values until the next arm
  *   set FD ERRNO    mapping_set_error(<file of the writer's FD>->f_mapping,
  *                   -ERRNO): a failed data page of that file, as a writeback
  *                   completion records it (sets the file's wb_err and its
  *                   superblock's s_wb_err)
- * Reading the file prints "cas=+0xOFF hits=H waited=W timeouts=T": where the
- * probe sits, how many calls of the armed task reached it since the last arm,
- * how many of them waited, and how many waits ended by the time limit.
+ * Reading the file prints "cas=+0xOFF hits=H waited=W timeouts=T md=M": where
+ * the probe sits, how many calls of the armed task reached the armed probe
+ * since the last arm, how many of them waited, how many waits ended by the
+ * time limit, and whether the second probe is there (1) or not (0).
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
@@ -40,8 +47,9 @@
 
 #define ER_SYM "errseq_check_and_advance"
 #define ER_SCAN 256	/* bytes of the function searched for the cmpxchg */
+#define ER_MD_SYM "file_check_and_advance_md_wb_err"
 
-enum { ER_OFF, ER_PAUSE, ER_MEET };
+enum { ER_OFF, ER_PAUSE, ER_MEET, ER_HOLD };
 
 static int er_mode = ER_OFF;
 static pid_t er_tgid;
@@ -51,6 +59,7 @@ static atomic_t er_hits = ATOMIC_INIT(0);
 static atomic_t er_waited = ATOMIC_INIT(0);
 static atomic_t er_timeouts = ATOMIC_INIT(0);
 static unsigned int er_off;
+static bool er_md_on;
 static struct dentry *er_dentry;
 static DEFINE_MUTEX(er_lock);
 
@@ -89,7 +98,7 @@ static int er_pre(struct kprobe *p, struct pt_regs *regs)
 	int mode = READ_ONCE(er_mode);
 	int n;
 
-	if (mode == ER_OFF || current->tgid != READ_ONCE(er_tgid))
+	if ((mode != ER_PAUSE && mode != ER_MEET) || current->tgid != READ_ONCE(er_tgid))
 		return 0;
 	n = atomic_inc_return(&er_hits);
 	if (n == 1 && mode == ER_PAUSE)
@@ -99,9 +108,23 @@ static int er_pre(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
+static int er_md_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (READ_ONCE(er_mode) != ER_HOLD || current->tgid != READ_ONCE(er_tgid))
+		return 0;
+	if (atomic_inc_return(&er_hits) == 1)
+		er_wait(er_is_released);
+	return 0;
+}
+
 static struct kprobe er_kp = {
 	.symbol_name = ER_SYM,
 	.pre_handler = er_pre,
+};
+
+static struct kprobe er_md_kp = {
+	.symbol_name = ER_MD_SYM,
+	.pre_handler = er_md_pre,
 };
 
 /* The function's address, through a kprobe at its entry (kallsyms is not exported). */
@@ -188,6 +211,10 @@ static ssize_t er_write(struct file *file, const char __user *ubuf, size_t len, 
 		er_arm(ER_PAUSE, a, b);
 	else if (sscanf(buf, "meet %d %d", &a, &b) == 2 && a > 0 && b > 0)
 		er_arm(ER_MEET, a, b);
+	else if (sscanf(buf, "hold %d %d", &a, &b) == 2 && a > 0 && b > 0 && er_md_on)
+		er_arm(ER_HOLD, a, b);
+	else if (sscanf(buf, "hold %d %d", &a, &b) == 2 && a > 0 && b > 0)
+		ret = -ENOENT;
 	else if (!strncmp(buf, "release", 7))
 		WRITE_ONCE(er_released, 1);
 	else if (!strncmp(buf, "off", 3))
@@ -203,9 +230,9 @@ static ssize_t er_write(struct file *file, const char __user *ubuf, size_t len, 
 static ssize_t er_read(struct file *file, char __user *ubuf, size_t len, loff_t *ppos)
 {
 	char buf[96];
-	int n = scnprintf(buf, sizeof(buf), "cas=+0x%x hits=%d waited=%d timeouts=%d\n", er_off,
-			  atomic_read(&er_hits), atomic_read(&er_waited),
-			  atomic_read(&er_timeouts));
+	int n = scnprintf(buf, sizeof(buf), "cas=+0x%x hits=%d waited=%d timeouts=%d md=%d\n",
+			  er_off, atomic_read(&er_hits), atomic_read(&er_waited),
+			  atomic_read(&er_timeouts), er_md_on);
 
 	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
 }
@@ -226,8 +253,10 @@ static int __init er_init(void)
 		       ER_SCAN, ER_SYM);
 		return ret;
 	}
+	er_md_on = !register_kprobe(&er_md_kp);
 	er_dentry = debugfs_create_file("errseq_race", 0600, NULL, NULL, &er_fops);
-	pr_info("errseq_race: probe at %s+0x%x\n", ER_SYM, er_off);
+	pr_info("errseq_race: probe at %s+0x%x, %s%s\n", ER_SYM, er_off, ER_MD_SYM,
+		er_md_on ? "" : ": none");
 	return 0;
 }
 
@@ -236,6 +265,8 @@ static void __exit er_exit(void)
 	WRITE_ONCE(er_mode, ER_OFF);
 	debugfs_remove(er_dentry);
 	unregister_kprobe(&er_kp);
+	if (er_md_on)
+		unregister_kprobe(&er_md_kp);
 }
 
 module_init(er_init);

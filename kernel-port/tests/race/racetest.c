@@ -5,6 +5,7 @@
  *
  * usage: racetest loss DIR ROUNDS MS
  *        racetest syncfs DIR ROUNDS MS     (MS = 0: no probe, the bare race)
+ *        racetest fsync DIR DEV ROUNDS MS  (DEV: the block device under DIR)
  *
  * loss, one round (a new file in DIR, two descriptors fd0 and fd1 on it):
  *   set ENOSPC on the file; thread R0 fsync(fd0) is held at the cmpxchg of
@@ -17,6 +18,16 @@
  *   waits there for the second (meet); then the main thread calls syncfs()
  *   again. Exactly one of the three calls must report the error: two = reported
  *   twice, none = lost.
+ * fsync, one round (a new file in DIR, one descriptor): set EIO on the file (a
+ *   data error) and on DEV (a metadata error: the block device's page cache);
+ *   thread R0 calls fsync() and is held at the entry of
+ *   file_check_and_advance_md_wb_err() (hold), as it goes from the data cursor
+ *   to the metadata cursor; meanwhile the main thread calls fsync() on the same
+ *   descriptor; release; then the main thread calls fsync() once more. The
+ *   calls may report the two errors together or apart, but one description is
+ *   told once: exactly one of the three calls must fail (two = reported twice,
+ *   none = lost). Where the kernel has no such function (stock) or the hold is
+ *   never reached, the race runs unwidened.
  * Prints "KPTEST race-NAME rounds=N widened=W lost=L twice=T ..." (widened:
  * rounds in which the probe held a task as planned).
  */
@@ -40,23 +51,53 @@ static void die(const char *what)
 	exit(2);
 }
 
-static void ctl(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void ctl(const char *fmt, ...)
+static int vctl(const char *fmt, va_list ap)
 {
 	char buf[64];
-	va_list ap;
-	int fd, n;
+	int fd, n, ret = 0;
 
-	va_start(ap, fmt);
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
 	fd = open(CTL, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		die(CTL);
 	if (write(fd, buf, (size_t)n) != n)
-		die(buf);
+		ret = errno ? errno : EIO;
 	close(fd);
+	return ret;
+}
+
+static void ctl(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void ctl(const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = vctl(fmt, ap);
+	va_end(ap);
+	if (err) {
+		errno = err;
+		die(fmt);
+	}
+}
+
+/* As ctl(), but ENOENT (the module has no such probe) is returned, not fatal. */
+static int ctl_try(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int ctl_try(const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = vctl(fmt, ap);
+	va_end(ap);
+	if (err && err != ENOENT) {
+		errno = err;
+		die(fmt);
+	}
+	return err;
 }
 
 /* The module's counters: hits, waited, timeouts. */
@@ -73,7 +114,8 @@ static void stats(int *hits, int *waited, int *timeouts)
 	if (n <= 0)
 		die("read " CTL);
 	buf[n] = '\0';
-	if (sscanf(buf, "cas=+%*x hits=%d waited=%d timeouts=%d", hits, waited, timeouts) != 3) {
+	if (sscanf(buf, "cas=+%*x hits=%d waited=%d timeouts=%d md=%*d", hits, waited,
+		   timeouts) != 3) {
 		fprintf(stderr, "racetest: unexpected %s: %s", CTL, buf);
 		exit(2);
 	}
@@ -267,6 +309,71 @@ static int cmd_syncfs(const char *dir, int rounds, int ms)
 	return 0;
 }
 
+/* ---- fsync */
+
+static int fs_fd, fs_res;
+
+static void *fs_reader(void *arg)
+{
+	(void)arg;
+	fs_res = errof(fsync(fs_fd));
+	return NULL;
+}
+
+static int cmd_fsync(const char *dir, const char *dev, int rounds, int ms)
+{
+	int widened = 0, lost = 0, twice = 0, once = 0, timeouts = 0, held = 0;
+	int bfd = open(dev, O_RDONLY | O_CLOEXEC);
+	char path[256];
+
+	if (bfd < 0)
+		die(dev);
+	for (int i = 0; i < rounds; i++) {
+		int fd = newfile(dir, "f", i, path, sizeof(path));
+		int hits = 0, waited = 0, to = 0, second, third, n;
+		pthread_t t;
+		double end;
+
+		/* whatever an earlier round left unseen is reported now, not counted */
+		fsync(fd);
+		ctl("set %d %d", fd, EIO);
+		ctl("set %d %d", bfd, EIO);
+		held = ms && !ctl_try("hold %d %d", getpid(), ms);
+		fs_fd = fd;
+		start_on(&t, 1, fs_reader, NULL);
+		/* R0 is held between the data and the metadata cursor, if it gets there */
+		for (end = now() + ms / 1000.0; held && now() < end;) {
+			stats(&hits, &waited, &to);
+			if (hits)
+				break;
+		}
+		second = errof(fsync(fd));
+		if (held) {
+			ctl("release");
+			pthread_join(t, NULL);
+			stats(&hits, &waited, &to);
+			ctl("off");
+		} else {
+			pthread_join(t, NULL);
+		}
+		third = errof(fsync(fd));
+		n = (fs_res != 0) + (second != 0) + (third != 0);
+		widened += hits >= 1 && to == 0;
+		timeouts += to;
+		once += n == 1;
+		twice += n >= 2;
+		lost += n == 0;
+		close(fd);
+		unlink(path);
+	}
+	close(bfd);
+	printf("KPTEST race-fsync rounds=%d widened=%d lost=%d twice=%d once=%d timeouts=%d "
+	       "hold_ms=%d probe=%s\n",
+	       rounds, widened, lost, twice, once, timeouts, ms,
+	       held ? "file_check_and_advance_md_wb_err" : "none");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
@@ -278,6 +385,8 @@ int main(int argc, char **argv)
 		return cmd_loss(argv[2], atoi(argv[3]), atoi(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "syncfs"))
 		return cmd_syncfs(argv[2], atoi(argv[3]), atoi(argv[4]));
-	fprintf(stderr, "usage: racetest loss|syncfs DIR ROUNDS MS\n");
+	if (argc == 6 && !strcmp(argv[1], "fsync"))
+		return cmd_fsync(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
+	fprintf(stderr, "usage: racetest loss|syncfs DIR ROUNDS MS | fsync DIR DEV ROUNDS MS\n");
 	return 2;
 }
