@@ -45,6 +45,7 @@ static const struct {
 	{"falloc_cursor", offsetof(struct dt_contract, falloc_cursor)},
 	{"mount_forgets", offsetof(struct dt_contract, mount_forgets)},
 	{"remount_since", offsetof(struct dt_contract, remount_since)},
+	{"md_locked", offsetof(struct dt_contract, md_locked)},
 };
 
 const char *dt_switch_name(int i)

@@ -96,6 +96,11 @@ struct dt_contract {
 			      consumed; one no one has seen fails it once and is marked
 			      seen (kernel-port 0014); off: sync_filesystem()'s bdev AS
 			      flag fails the remount (EIO), which stays read-write */
+	int md_locked;     /* fsync advances f_wb_err and f_md_wb_err in one f_lock
+			      section (kernel-port 0025): two fsyncs of one struct file
+			      report a pending data and metadata error once between them;
+			      off (the series before 0025): one thread can take the data
+			      cursor's error and the other the metadata cursor's */
 	enum dt_bug bug;
 	/* Not a switch but a fact about the kernel under test: its line (contract token
 	 * linux=6.1, the default, or linux=6.12). Where 6.12 really behaves differently
@@ -104,14 +109,15 @@ struct dt_contract {
 };
 
 /* The switches above, in this order (reports list them so). */
-#define DT_NSWITCHES 10
+#define DT_NSWITCHES 11
 const char *dt_switch_name(int i);
 int *dt_contract_switch(struct dt_contract *c, int i);
 
 void dt_contract_stock(struct dt_contract *c);
 void dt_contract_patched(struct dt_contract *c);
 /* "stock", "patched", or a comma list of switches: md_cursor,keep_unseen,syncfs_locked,
- * syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once,falloc_cursor,mount_forgets,remount_since, each optionally prefixed with "no-"; applied over the current
+ * syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once,falloc_cursor,mount_forgets,remount_since,
+ * md_locked, each optionally prefixed with "no-"; applied over the current
  * value. */
 int dt_contract_parse(const char *s, struct dt_contract *c);
 void dt_contract_format(const struct dt_contract *c, char *buf, size_t len);

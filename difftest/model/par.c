@@ -75,16 +75,18 @@ int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *
 			n++;
 		}
 	}
-	if (m->c.md_cursor && (op->sub[0].code == OP_FSYNC || op->sub[0].code == OP_FDATASYNC) &&
+	if (m->c.md_cursor && !m->c.md_locked &&
+	    (op->sub[0].code == OP_FSYNC || op->sub[0].code == OP_FDATASYNC) &&
 	    (op->sub[1].code == OP_FSYNC || op->sub[1].code == OP_FDATASYNC) &&
 	    one) {
 		/*
 		 * Two fsyncs on one descriptor check two cursors, f_wb_err then
-		 * f_md_wb_err, each advanced under f_lock: one thread can win
-		 * the data cursor and the other the metadata cursor, so a data
-		 * and a metadata error go one to each thread (each reported
-		 * once, as the contract asks).  Modelled as the winner of the
-		 * data cursor running without its metadata check.
+		 * f_md_wb_err, each advanced under its own hold of f_lock (the
+		 * series before 0025, md_locked off): one thread can win the
+		 * data cursor and the other the metadata cursor, so a data and
+		 * a metadata error go one to each thread: one description told
+		 * twice.  Modelled as the winner of the data cursor running
+		 * without its metadata check.
 		 */
 		for (int first = 0; first < 2; first++) {
 			struct out w0 = {&res[n], first}, w1 = {&res[n], !first};

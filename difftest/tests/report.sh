@@ -198,7 +198,7 @@ decode)
 	awk '/^DT S scn.enospc/ { print; print "DT X mount of /dev/mapper/dt0 failed: Input/output error"; skip = 1; next }
 		skip && /^DT E / { skip = 0 } !skip' \
 		"$here/../recordings/6.1/ext2/scenarios-patched-0014-tampered-no-trace.log" >"$d/res-patched-0014-ext2.log"
-	c=patched,no-syncfs_bdev_cursor,no-md_once,no-fat_md_once,no-falloc_cursor,no-mount_forgets,no-remount_since
+	c=patched,no-syncfs_bdev_cursor,no-md_once,no-fat_md_once,no-falloc_cursor,no-mount_forgets,no-remount_since,no-md_locked
 	dt_judge "$DT" "$d" patched "$c" "$c" 0 "" ext4-journal ext2 || true
 	dt_judge "$DT" "$d" patched-0014 "$c" "$c" 0 "" ext2 || true
 	# (a campaign.info that does not say why it failed: a campaign.sh from before)
