@@ -138,6 +138,29 @@ gen-names)
 	dup=$(sed -n 's/^script //p' "$t/out" | sort | uniq -d | head -n 3)
 	[ -z "$dup" ] || fail "shrink: candidate names given twice:" $dup
 	;;
+gen-stats)
+	# -S counts, per switch, the scripts whose predicted results change when it is
+	# flipped: md_cursor's count must be what predict says of the same batch under the
+	# two contracts, script by script; a switch of another filesystem changes nothing
+	run 0 gen -S -s 3 -n 120 -f ext2 -c patched,linux=6.12
+	has out '^# difftest gen --stats: 120 script\(s\) of 30 op\(s\), seed 3, ext2, contract patched '
+	has out '^fat_md_once +off +0 +0$'
+	keep stats
+	[ "$(grep -vc '^#' "$t/stats")" = "$(grep -o '[a-z_]*=[01]' "$t/stats" | grep -vc '^linux')" ] ||
+		fail "not one line per switch: $(cat "$t/stats")"
+	want=$(awk '$1 == "md_cursor" { print $3 }' "$t/stats")
+	run 0 gen -s 3 -n 120 -f ext2
+	keep batch
+	"$DT" predict -c patched,linux=6.12 -f ext2 "$t/batch" | grep -v '^DT T' >"$t/p1" &&
+		"$DT" predict -c patched,linux=6.12,no-md_cursor -f ext2 "$t/batch" |
+		grep -v '^DT T' >"$t/p2" || fail "predict failed"
+	got=$(diff "$t/p1" "$t/p2" | awk '/^[<>] # op/ { next } /^[<>] DT R/ { print }' | wc -l)
+	n=$(paste -d '|' <(awk '/^DT S/ { s = $3 } /^DT R/ { print s, $0 }' "$t/p1") \
+		<(awk '/^DT S/ { s = $3 } /^DT R/ { print s, $0 }' "$t/p2") |
+		awk -F '|' '$1 != $2 { split($1, a, " "); print a[1] }' | sort -u | wc -l)
+	[ "$want" -gt 0 ] || fail "md_cursor changes no prediction on ext2: $(cat "$t/stats")"
+	[ "$n" = "$want" ] || fail "md_cursor: gen -S says $want scripts, predict differs in $n ($got lines)"
+	;;
 gen-ops)
 	# -o (steps per script) is refused past what keeps every script within the 4096
 	# operations a script holds (a cycle's closes and munmaps add lines to its step),

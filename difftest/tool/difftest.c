@@ -216,6 +216,7 @@ static const struct option all_opts[] = {
 	{"need-trace", no_argument, NULL, 'T'},
 	{"line", required_argument, NULL, 'l'},
 	{"own", no_argument, NULL, 'O'},
+	{"stats", no_argument, NULL, 'S'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -236,7 +237,7 @@ static const char *tsv, *divfile;
 static struct report_opts report_opts;
 static int round = 1;
 static unsigned long long seed = 1;
-static int seed_given, gen_real, need_trace;
+static int seed_given, gen_real, need_trace, gen_stats;
 static const char *judge_line = "6.1";
 static int contract_given, own_contract;
 static long nscripts = 10, gen_ops = 30;
@@ -295,6 +296,7 @@ static int parse_opts(int argc, char **argv)
 		case 'M': report_opts.merge = optarg; break;
 		case 'T': need_trace = 1; break;
 		case 'O': own_contract = 1; break;
+		case 'S': gen_stats = 1; break;
 		case 'l':
 			if (strcmp(optarg, "6.1") && strcmp(optarg, "6.12"))
 				usage_error("-l (--line) '%s': want 6.1 or 6.12", optarg);
@@ -447,6 +449,90 @@ static int cmd_batch(int argc, char **argv)
 
 /* ---- gen ---- */
 
+/* 1 if @a and @b (predictions of one script) differ in a result (@trace: or an event) */
+static int pred_differ(const struct dt_sresult *a, const struct dt_sresult *b, int trace)
+{
+	if (a->nops != b->nops)
+		return 1;
+	for (int i = 0; i < a->nops; i++) {
+		const struct dt_opres *x = &a->ops[i], *y = &b->ops[i];
+
+		for (int k = 0; k < 2; k++)
+			if (x->ret[k] != y->ret[k] || x->err[k] != y->err[k])
+				return 1;
+		if (!trace)
+			continue;
+		if (x->ntr != y->ntr)
+			return 1;
+		for (int t = 0; t < x->ntr; t++)
+			if (strcmp(x->tr[t], y->tr[t]))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * gen --stats: for each switch of the contract (-c, default patched), in how many of
+ * the batch's scripts flipping it changes the model's predicted results (and results
+ * or trace events): how much of the batch can tell a kernel with the switch from one
+ * without.
+ */
+static int gen_stats_print(void)
+{
+	long res[DT_NSWITCHES] = {0}, any[DT_NSWITCHES] = {0};
+	struct dt_contract base = contract;
+	char cs[512];
+
+	if (!contract_given)
+		dt_contract_patched(&base);
+	base.line = contract.line;
+	for (long i = 0; i < nscripts; i++) {
+		struct dt_gen g = {.real = gen_real, .has_bdev = dt_fs_has_bdev(fs)};
+		char name[DT_NAME_MAX], err[256], *text = NULL;
+		size_t len = 0;
+		struct dt_batch b;
+		struct dt_sresult p0;
+
+		g.f = open_memstream(&text, &len);
+		if (!g.f)
+			abort();
+		dt_gen_seed(&g, seed, i);
+		snprintf(name, sizeof(name), "%s.s%llu.%ld", prefix, seed, i);
+		dt_gen_script(&g, name, (int)gen_ops);
+		fclose(g.f);
+		if (dt_parse(text, "(gen)", &b, err, sizeof(err))) {
+			fprintf(stderr, "difftest gen: the generator made a script that does not "
+				"parse: %s\n", err);
+			free(text);
+			return 2;
+		}
+		free(text);
+		dt_model_run(&base, fs, &b.scripts[0], NULL, &p0, NULL);
+		for (int sw = 0; sw < DT_NSWITCHES; sw++) {
+			struct dt_contract alt = base;
+			struct dt_sresult p1;
+			int *v = dt_contract_switch(&alt, sw);
+
+			*v = !*v;
+			dt_model_run(&alt, fs, &b.scripts[0], NULL, &p1, NULL);
+			res[sw] += pred_differ(&p0, &p1, 0);
+			any[sw] += pred_differ(&p0, &p1, 1);
+			dt_sresult_free(&p1);
+		}
+		dt_sresult_free(&p0);
+		dt_batch_free(&b);
+	}
+	dt_contract_format(&base, cs, sizeof(cs));
+	printf("# difftest gen --stats: %ld script(s) of %ld op(s), seed %llu, %s%s, contract %s\n",
+	       nscripts, gen_ops, seed, dt_fs_name(fs), gen_real ? ", real I/O errors" : "", cs);
+	printf("# switch, flipped to, scripts whose predicted results change, "
+	       "whose results or trace events change\n");
+	for (int sw = 0; sw < DT_NSWITCHES; sw++)
+		printf("%-20s %s %6ld %6ld\n", dt_switch_name(sw),
+		       *dt_contract_switch(&base, sw) ? "off" : "on ", res[sw], any[sw]);
+	return 0;
+}
+
 static int cmd_gen(int argc, char **argv)
 {
 	int first = parse_opts(argc, argv);
@@ -461,6 +547,8 @@ static int cmd_gen(int argc, char **argv)
 	if (!seed_given)
 		fprintf(stderr, "difftest gen: seed %llu (no -s given; -s %llu makes this batch again)\n",
 			seed, seed);
+	if (gen_stats)
+		return gen_stats_print();
 	for (long i = 0; i < nscripts; i++) {
 		struct dt_gen g = {.f = stdout, .real = gen_real, .has_bdev = dt_fs_has_bdev(fs)};
 		char name[DT_NAME_MAX];
@@ -1057,7 +1145,7 @@ static const struct cmd cmds[] = {
 	 "\"# op I (line L): OP\".\n"
 	 "  -c, --contract CONTRACT   the kernel's contract (below)\n"
 	 "  -f, --fs FS               the filesystem mode (below)\n", "cf"},
-	{"gen", cmd_gen, "[-f FS] [-s SEED] [-n SCRIPTS] [-o OPS] [-p PREFIX] [-R]",
+	{"gen", cmd_gen, "[-f FS] [-s SEED] [-n SCRIPTS] [-o OPS] [-p PREFIX] [-R] [-S [-c CONTRACT]]",
 	 "a batch of random scripts on stdout",
 	 "Print a batch of random scripts, named PREFIX.sSEED.I. Each script has a random\n"
 	 "stream of its own: script I is the same whatever -n.\n"
@@ -1070,7 +1158,14 @@ static const struct cmd cmds[] = {
 	 "                            stays within the 4096 operations one holds\n"
 	 "  -p, --prefix PREFIX       the names' prefix (default random)\n"
 	 "  -R, --real                real I/O errors (fail, heal), for ext2 and\n"
-	 "                            ext4-ordered\n", "fsnopR"},
+	 "                            ext4-ordered\n"
+	 "  -S, --stats               print, instead of the scripts, for each switch of\n"
+	 "                            the contract, in how many of them flipping it\n"
+	 "                            changes the model's predicted results (and results\n"
+	 "                            or trace events); a switch that only admits a\n"
+	 "                            race (syncfs_locked, md_locked) changes none\n"
+	 "  -c, --contract CONTRACT   with -S: the contract whose switches are flipped\n"
+	 "                            (default patched; linux=LINE for the line)\n", "fsnopRSc"},
 	{"batch", cmd_batch, "FILE...", "scripts of several files as one checked batch",
 	 "Check each FILE and print all their scripts as one batch (script NAME ... end),\n"
 	 "as campaign.sh --script runs them. A file without script lines is one script,\n"
