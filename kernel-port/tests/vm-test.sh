@@ -39,8 +39,8 @@
 #           the probe holding up to KPORT_RACE_MS ms (default 200). patched: nothing lost or
 #           reported twice; stock: both seen (> 0). The bare syncfs race is recorded too.
 #           "fsync": two threads fsync() one descriptor with a data and a metadata error
-#           pending, the first held between its two cursors (where the kernel has them):
-#           one report between them on both kernels
+#           pending, the first held at its metadata cursor (patched; stock has none): one
+#           report between them on both kernels
 #   dirind  ext2 (1 KiB blocks) mounted dirsync: a new name that needs a new indirect block,
 #           whose write fails: the change must fail (EIO) on both kernels
 #   remount ext4 with and without a journal: a metadata block's write fails in sync(2),
@@ -292,9 +292,12 @@ races)
 	f=$(grep -a "^KPTEST race-fsync ext2 " "$log" | tail -n 1)
 	[ -n "$l" ] && [ -n "$s" ] && [ -n "$b" ] && [ -n "$f" ] || { echo "FAIL: missing race results"; exit 1; }
 	# two fsync() of one descriptor, a data and a metadata error pending: one report
-	# between them, on both kernels (stock reports only the data error through fsync)
+	# between them, on both kernels (stock reports only the data error through fsync);
+	# patched: the first held at its metadata cursor in every round
 	expect "fsync race: errors lost" "$(field "$f" lost)" 0
 	expect "fsync race: errors reported twice" "$(field "$f" twice)" 0
+	[ "$flavour" = stock ] ||
+		expect "fsync race: rounds the hold held the first fsync" "$(field "$f" widened)" "$rounds"
 	echo "fsync race: $f"
 	# every round of the lost-error race must have had its window held open, on both kernels
 	expect "loss race: rounds the probe held the reader" "$(field "$l" widened)" "$rounds"

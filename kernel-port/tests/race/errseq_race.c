@@ -10,19 +10,25 @@
  * syscalls: a writer storing another errno while a reader is between its load
  * and its swap (the lost error of Linux 6.1, fixed by 0016), and two tasks
  * advancing one file's f_sb_err in syncfs() at once (the double report, fixed
- * by 0003). A second kprobe, at the entry of the series'
- * file_check_and_advance_md_wb_err() (absent from stock kernels), holds a task
- * between the data and the metadata cursor of fsync() (the double report of
- * two tasks fsync()ing one file at once, fixed by 0025). Nothing else about
- * the kernel is changed.
+ * by 0003). For fsync()'s two cursors (the double report of two tasks
+ * fsync()ing one file at once, fixed by 0025), two more: at the entry of the
+ * series' file_check_and_advance_md_wb_err() (absent from stock kernels), where
+ * the series before 0025 went from the data cursor to the metadata cursor
+ * outside f_lock; and at the entry of errseq_check_and_advance() for the
+ * block device's wb_err, inside 0025's section, where the other task must
+ * wait for f_lock. Nothing else about the kernel is changed.
  *
  * Write one command to /sys/kernel/debug/errseq_race:
  *   pause TGID MS   the next call of a task of TGID that reaches the cmpxchg
  *                   waits there until "release", or MS milliseconds
  *   meet TGID MS    the next two such calls: the first waits for the second
  *                   (or MS milliseconds), then both go on
- *   hold TGID MS    as pause, at the entry of file_check_and_advance_md_wb_err()
- *                   (ENOENT where the kernel has no such function)
+ *   hold TID MS FD  as pause, for the task TID (a thread, not a process), at
+ *                   whichever it reaches first: the entry of
+ *                   file_check_and_advance_md_wb_err(), or that of
+ *                   errseq_check_and_advance() on the wb_err of the block
+ *                   device under the writer's FD (ENOENT where the kernel has
+ *                   no file_check_and_advance_md_wb_err())
  *   release         end a pause now
  *   off             disarm; the counters keep their values until the next arm
  *   set FD ERRNO    mapping_set_error(<file of the writer's FD>->f_mapping,
@@ -35,6 +41,7 @@
  * time limit, and whether the second probe is there (1) or not (0).
  */
 #include <linux/atomic.h>
+#include <linux/blk_types.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/file.h>
@@ -44,6 +51,7 @@
 #include <linux/pagemap.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
+#include <linux/version.h>
 
 #define ER_SYM "errseq_check_and_advance"
 #define ER_SCAN 256	/* bytes of the function searched for the cmpxchg */
@@ -52,14 +60,15 @@
 enum { ER_OFF, ER_PAUSE, ER_MEET, ER_HOLD };
 
 static int er_mode = ER_OFF;
-static pid_t er_tgid;
+static pid_t er_tgid;	/* hold: a task's pid (TID) */
 static u64 er_limit_us;
 static int er_released;
 static atomic_t er_hits = ATOMIC_INIT(0);
 static atomic_t er_waited = ATOMIC_INIT(0);
 static atomic_t er_timeouts = ATOMIC_INIT(0);
 static unsigned int er_off;
-static bool er_md_on;
+static bool er_md_on, er_sec_on;
+static errseq_t *er_sec_eseq;	/* hold: the block device's wb_err */
 static struct dentry *er_dentry;
 static DEFINE_MUTEX(er_lock);
 
@@ -110,7 +119,17 @@ static int er_pre(struct kprobe *p, struct pt_regs *regs)
 
 static int er_md_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	if (READ_ONCE(er_mode) != ER_HOLD || current->tgid != READ_ONCE(er_tgid))
+	if (READ_ONCE(er_mode) != ER_HOLD || current->pid != READ_ONCE(er_tgid))
+		return 0;
+	if (atomic_inc_return(&er_hits) == 1)
+		er_wait(er_is_released);
+	return 0;
+}
+
+static int er_sec_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (READ_ONCE(er_mode) != ER_HOLD || current->pid != READ_ONCE(er_tgid) ||
+	    regs_get_kernel_argument(regs, 0) != (unsigned long)READ_ONCE(er_sec_eseq))
 		return 0;
 	if (atomic_inc_return(&er_hits) == 1)
 		er_wait(er_is_released);
@@ -120,6 +139,11 @@ static int er_md_pre(struct kprobe *p, struct pt_regs *regs)
 static struct kprobe er_kp = {
 	.symbol_name = ER_SYM,
 	.pre_handler = er_pre,
+};
+
+static struct kprobe er_sec_kp = {
+	.symbol_name = ER_SYM,
+	.pre_handler = er_sec_pre,
 };
 
 static struct kprobe er_md_kp = {
@@ -183,6 +207,26 @@ static int er_set(int fd, int err)
 	return 0;
 }
 
+/* The wb_err of the block device under the filesystem of the writer's @fd. */
+static errseq_t *er_bdev_wb_err(int fd)
+{
+	struct file *file = fget(fd);
+	struct block_device *bdev;
+	errseq_t *eseq = NULL;
+
+	if (!file)
+		return NULL;
+	bdev = file_inode(file)->i_sb->s_bdev;
+	if (bdev)
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+		eseq = &bdev->bd_mapping->wb_err;
+#else
+		eseq = &bdev->bd_inode->i_mapping->wb_err;
+#endif
+	fput(file);
+	return eseq;
+}
+
 static void er_arm(int mode, pid_t tgid, unsigned int ms)
 {
 	WRITE_ONCE(er_mode, ER_OFF);
@@ -199,7 +243,8 @@ static void er_arm(int mode, pid_t tgid, unsigned int ms)
 static ssize_t er_write(struct file *file, const char __user *ubuf, size_t len, loff_t *ppos)
 {
 	char buf[64];
-	int a, b, ret = 0;
+	int a, b, c, ret = 0;
+	errseq_t *eseq;
 
 	if (len >= sizeof(buf))
 		return -EINVAL;
@@ -211,10 +256,16 @@ static ssize_t er_write(struct file *file, const char __user *ubuf, size_t len, 
 		er_arm(ER_PAUSE, a, b);
 	else if (sscanf(buf, "meet %d %d", &a, &b) == 2 && a > 0 && b > 0)
 		er_arm(ER_MEET, a, b);
-	else if (sscanf(buf, "hold %d %d", &a, &b) == 2 && a > 0 && b > 0 && er_md_on)
-		er_arm(ER_HOLD, a, b);
-	else if (sscanf(buf, "hold %d %d", &a, &b) == 2 && a > 0 && b > 0)
+	else if (sscanf(buf, "hold %d %d %d", &a, &b, &c) == 3 && a > 0 && b > 0 && !er_md_on)
 		ret = -ENOENT;
+	else if (sscanf(buf, "hold %d %d %d", &a, &b, &c) == 3 && a > 0 && b > 0) {
+		eseq = er_bdev_wb_err(c);
+		WRITE_ONCE(er_sec_eseq, eseq);
+		if (eseq)
+			er_arm(ER_HOLD, a, b);
+		else
+			ret = -EBADF;
+	}
 	else if (!strncmp(buf, "release", 7))
 		WRITE_ONCE(er_released, 1);
 	else if (!strncmp(buf, "off", 3))
@@ -254,6 +305,11 @@ static int __init er_init(void)
 		return ret;
 	}
 	er_md_on = !register_kprobe(&er_md_kp);
+	er_sec_on = er_md_on && !register_kprobe(&er_sec_kp);
+	if (er_md_on && !er_sec_on) {
+		unregister_kprobe(&er_md_kp);
+		er_md_on = false;
+	}
 	er_dentry = debugfs_create_file("errseq_race", 0600, NULL, NULL, &er_fops);
 	pr_info("errseq_race: probe at %s+0x%x, %s%s\n", ER_SYM, er_off, ER_MD_SYM,
 		er_md_on ? "" : ": none");
@@ -265,8 +321,10 @@ static void __exit er_exit(void)
 	WRITE_ONCE(er_mode, ER_OFF);
 	debugfs_remove(er_dentry);
 	unregister_kprobe(&er_kp);
-	if (er_md_on)
+	if (er_md_on) {
+		unregister_kprobe(&er_sec_kp);
 		unregister_kprobe(&er_md_kp);
+	}
 }
 
 module_init(er_init);
