@@ -17,7 +17,8 @@
  * at once), then sync_mapping_buffers() of the FAT inode's mapping (a FAT
  * block's write failure; the deterministic injections fail no buffer, so 0),
  * then blkdev_issue_flush().  fat_md_once (0020): the md cursor is checked
- * again after the FAT write-out (finds nothing new in a serial order).
+ * again after the FAT write-out (finds nothing new in a serial order); since
+ * 0025 with f_wb_err in the same section, which finds nothing new either.
  */
 static int fat_file_fsync(struct m_state *m, struct m_fd *f, long long first, long long last,
 			  struct out *w)
