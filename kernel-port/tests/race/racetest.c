@@ -54,54 +54,36 @@ static void die(const char *what)
 	exit(2);
 }
 
-static int vctl(const char *fmt, va_list ap)
+/*
+ * Write one command to the module: any failure is fatal but @ok, which is
+ * returned (ENOENT: the module has no such probe), as is 0.
+ */
+static int ctlx(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int ctlx(int ok, const char *fmt, ...)
 {
 	char buf[64];
-	int fd, n, ret = 0;
+	va_list ap;
+	int fd, n, err = 0;
 
+	va_start(ap, fmt);
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
 	fd = open(CTL, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		die(CTL);
 	if (write(fd, buf, (size_t)n) != n)
-		ret = errno ? errno : EIO;
+		err = errno ? errno : EIO;
 	close(fd);
-	return ret;
-}
-
-static void ctl(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void ctl(const char *fmt, ...)
-{
-	va_list ap;
-	int err;
-
-	va_start(ap, fmt);
-	err = vctl(fmt, ap);
-	va_end(ap);
-	if (err) {
+	if (err && err != ok) {
 		errno = err;
-		die(fmt);
-	}
-}
-
-/* As ctl(), but ENOENT (the module has no such probe) is returned, not fatal. */
-static int ctl_try(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int ctl_try(const char *fmt, ...)
-{
-	va_list ap;
-	int err;
-
-	va_start(ap, fmt);
-	err = vctl(fmt, ap);
-	va_end(ap);
-	if (err && err != ENOENT) {
-		errno = err;
-		die(fmt);
+		die(buf);
 	}
 	return err;
 }
+
+#define ctl(...) ((void)ctlx(0, __VA_ARGS__))
+#define ctl_try(...) ctlx(ENOENT, __VA_ARGS__)
 
 /* The module's counters: hits, waited, timeouts. */
 static void stats(int *hits, int *waited, int *timeouts)
