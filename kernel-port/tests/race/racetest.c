@@ -174,6 +174,14 @@ static int errof(int r)
 	return r ? errno : 0;
 }
 
+/* Count a round whose calls reported @n times: once, twice (or more), none (lost). */
+static void count_reports(int n, int *once, int *twice, int *lost)
+{
+	*once += n == 1;
+	*twice += n >= 2;
+	*lost += n == 0;
+}
+
 /* ---- loss */
 
 static int loss_fd, loss_res;
@@ -281,9 +289,7 @@ static int cmd_syncfs(const char *dir, int rounds, int ms)
 		n = (sb_res[0] == EIO) + (sb_res[1] == EIO) + (third == EIO);
 		widened += hits >= 2;
 		timeouts += to;
-		once += n == 1;
-		twice += n >= 2;
-		lost += n == 0;
+		count_reports(n, &once, &twice, &lost);
 		close(fd);
 		unlink(path);
 	}
@@ -352,9 +358,7 @@ static int cmd_fsync(const char *dir, const char *dev, int rounds, int ms)
 		n = (fs_res != 0) + (second != 0) + (third != 0);
 		widened += hits >= 1;
 		timeouts += to;
-		once += n == 1;
-		twice += n >= 2;
-		lost += n == 0;
+		count_reports(n, &once, &twice, &lost);
 		close(fd);
 		unlink(path);
 	}
