@@ -311,14 +311,18 @@ for i in "${!fss[@]}"; do
 		done
 	fi
 	if [ "$ops" -gt 0 ]; then
+		# the generator looks through the model of the kernels' line, and picks
+		# by the patched contract's switches (doc/scripts.md, Random scripts)
+		gc=patched,linux=$(printf '%s\n' "$contract" | sed -n 's/.*linux=\([^,]*\).*/\1/p')
+		[ "$gc" != patched,linux= ] || gc=patched,linux=$KLINE
 		if [ $realrandom = 1 ]; then
 			# half the random scripts with real errors ("fail"/"heal")
 			# (a single script is the first half's: none with real errors)
-			"$DT" gen -s $((seed * 1000 + i)) -n $(((nscripts + 1) / 2)) -o "$per" -p random >>"$b"
+			"$DT" gen -c "$gc" -s $((seed * 1000 + i)) -n $(((nscripts + 1) / 2)) -o "$per" -p random >>"$b"
 			[ "$nscripts" -lt 2 ] ||
-				"$DT" gen -s $((seed * 1000 + 500 + i)) -n $((nscripts / 2)) -o "$per" -p random-real -R >>"$b"
+				"$DT" gen -c "$gc" -s $((seed * 1000 + 500 + i)) -n $((nscripts / 2)) -o "$per" -p random-real -R >>"$b"
 		else
-			"$DT" gen -f "$fs" -s $((seed * 1000 + i)) -n "$nscripts" -o "$per" -p random >>"$b"
+			"$DT" gen -c "$gc" -f "$fs" -s $((seed * 1000 + i)) -n "$nscripts" -o "$per" -p random >>"$b"
 		fi
 	fi
 	if [ "$sn" -gt 1 ]; then

@@ -3,8 +3,10 @@
  * The random scripts ("difftest gen"): each step draws an op by the shares in
  * the op registry (ops.h, struct dt_genshare), whose gen_line prints a line
  * of it. A seed's scripts are its random stream: the same seed, the same
- * scripts, as long as no share changes.
+ * scripts, as long as no share and no rule of the model changes (the
+ * generator looks through the model, and picks by its predictions).
  */
+#define _GNU_SOURCE
 #include "ops.h"
 
 #include <errno.h>
@@ -12,7 +14,7 @@
 #include <string.h>
 
 /* of 100 steps, those that draw from the EXTRA tier */
-#define DT_GEN_EXTRA_SHARE 12
+#define DT_GEN_EXTRA_SHARE 24
 
 uint32_t dt_gen_rnd(struct dt_gen *g, uint32_t n)
 {
@@ -70,16 +72,38 @@ static int draw(struct dt_gen *g, enum dt_gen_tier tier, uint32_t r, int any)
 	return 0;
 }
 
+int dt_gen_look(struct dt_gen *g, struct dt_gen_view *v)
+{
+	if (!g->look || fflush(g->f))
+		return -1;
+	return g->look(g->look_ctx, g->text, v);
+}
+
 void dt_gen_script(struct dt_gen *g, const char *name, int nops)
 {
+	if (g->look) {
+		/* the script so far, for the model's eyes */
+		g->out = g->f;
+		g->text = NULL;
+		g->f = open_memstream(&g->text, &g->text_len);
+		if (!g->f)
+			abort();
+	}
 	memset(g->open, 0, sizeof(g->open));
 	memset(g->mapped, 0, sizeof(g->mapped));
 	memset(g->raw, 0, sizeof(g->raw));
+	g->err_file = -1;
 	fprintf(g->f, "script %s\n", name);
+	g->d = -1;
 	for (int k = 0; k < nops; k++) {
+		int prev = g->d;
 		uint32_t r;
 
+		/* half the time the last step's descriptor again (an error, then
+		 * what that descriptor does next), else a random open one */
 		g->d = dt_gen_pick_open(g);
+		if (prev >= 0 && g->open[prev] && dt_gen_rnd(g, 2))
+			g->d = prev;
 		r = dt_gen_rnd(g, 100);
 		/* with nothing open, the FIRST tier (open) whatever the draw */
 		if (draw(g, DT_GEN_FIRST, r, g->d < 0))
@@ -93,4 +117,12 @@ void dt_gen_script(struct dt_gen *g, const char *name, int nops)
 			abort(); /* a draw without an op (test_model.c checks) */
 	}
 	fprintf(g->f, "end\n");
+	if (g->look) {
+		if (fclose(g->f))
+			abort();
+		fputs(g->text, g->out);
+		free(g->text);
+		g->text = NULL;
+		g->f = g->out;
+	}
 }

@@ -197,7 +197,7 @@ static int check_open(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op
 
 static int gen_open(struct dt_gen *g)
 {
-	int nd = dt_gen_free_fd(g), rdonly, creat;
+	int nd = dt_gen_free_fd(g), rdonly, creat, trunc;
 	uint32_t sy, file;
 
 	if (nd < 0)
@@ -211,24 +211,36 @@ static int gen_open(struct dt_gen *g)
 			fprintf(g->f, "open d%d dev\n", nd);
 			g->open[nd] = 1;
 			g->raw[nd] = 2;
+			g->file[nd] = -1;
 			return 1;
 		}
 		fprintf(g->f, "open d%d raw%s%s\n", nd, dt_gen_rnd(g, 8) == 0 ? " rdonly" : "",
 			sy == 0 ? " sync" : sy == 1 ? " dsync" : sy == 2 ? " direct" : "");
 		g->open[nd] = g->raw[nd] = 1;
+		g->file[nd] = -1;
 		return 1;
 	}
 	sy = dt_gen_rnd(g, 12);
 	rdonly = dt_gen_rnd(g, 12) == 0;
 	creat = dt_gen_rnd(g, 10) < 8;
 	file = dt_gen_rnd(g, DT_GEN_FILES);
+	/* with nothing open (an evict may have just taken its inode), the file
+	 * of the last data error: is it still told? */
+	if (g->err_file >= 0 && dt_gen_pick_open(g) < 0) {
+		file = (uint32_t)g->err_file;
+		g->err_file = -1;
+	}
+	/* O_TRUNC one time in eight, not read-only; not in real mode (it frees
+	 * the file's blocks, which a failed extent could then be reused from) */
+	trunc = !rdonly && !g->real && dt_gen_rnd(g, 8) == 0;
 	/* O_DIRECT not in real mode: its I/O to a failed extent fails the
 	 * syscall, which the model does not follow */
-	fprintf(g->f, "open d%d f%u%s%s%s%s\n", nd, file, creat ? " creat" : "",
-		rdonly ? " rdonly" : "", sy == 0 ? " sync" : sy == 1 ? " dsync" : "",
-		sy == 2 && !g->real ? " direct" : "");
+	fprintf(g->f, "open d%d f%u%s%s%s%s%s\n", nd, file, creat ? " creat" : "",
+		trunc ? " trunc" : "", rdonly ? " rdonly" : "",
+		sy == 0 ? " sync" : sy == 1 ? " dsync" : "", sy == 2 && !g->real ? " direct" : "");
 	g->open[nd] = 1;
 	g->raw[nd] = 0;
+	g->file[nd] = (int)file;
 	return 1;
 }
 
@@ -348,8 +360,14 @@ static int check_close(struct dt_pctx *c, struct dt_vstate *v, const struct dt_o
 	return check_fd(c, v, op);
 }
 
+static int gen_mmap(struct dt_gen *g);
+
+/* a mapped descriptor: half the time its mapping's op instead (a store, an
+ * msync: a mapping lives a few steps) */
 static int gen_close(struct dt_gen *g)
 {
+	if (g->mapped[g->d] && g->look && dt_gen_rnd(g, 2))
+		return gen_mmap(g);
 	if (g->mapped[g->d])
 		fprintf(g->f, "munmap d%d\n", g->d);
 	fprintf(g->f, "close d%d\n", g->d);
@@ -384,8 +402,18 @@ static int gen_unlink(struct dt_gen *g)
 
 /* ---- evict, sync ---- */
 
+/* three times in four every descriptor closed first (munmap as needed): an
+ * inode with an error no one has seen then leaves memory (keep_unseen) */
 static int gen_evict(struct dt_gen *g)
 {
+	if (dt_gen_rnd(g, 4))
+		for (int i = 0; i < DT_GEN_FDS; i++)
+			if (g->open[i]) {
+				if (g->mapped[i])
+					fprintf(g->f, "munmap d%d\n", i);
+				fprintf(g->f, "close d%d\n", i);
+				g->open[i] = g->mapped[i] = 0;
+			}
 	fprintf(g->f, "evict\n");
 	return 1;
 }
@@ -456,11 +484,13 @@ static int gen_err_data(struct dt_gen *g)
 	char eb[16];
 	int e = dt_gen_err(g);
 
-	if (dt_gen_rnd(g, 2) || g->raw[g->d] == 2)
-		fprintf(g->f, "error data f%u %s\n", dt_gen_rnd(g, DT_GEN_FILES),
-			dt_errname(e, eb, sizeof(eb)));
-	else
+	if (dt_gen_rnd(g, 2) || g->raw[g->d] == 2) {
+		g->err_file = (int)dt_gen_rnd(g, DT_GEN_FILES);
+		fprintf(g->f, "error data f%d %s\n", g->err_file, dt_errname(e, eb, sizeof(eb)));
+	} else {
 		fprintf(g->f, "error data d%d %s\n", g->d, dt_errname(e, eb, sizeof(eb)));
+		g->err_file = g->file[g->d];
+	}
 	return 1;
 }
 
@@ -512,18 +542,69 @@ static int check_par(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op 
 	return 0;
 }
 
-/* two syncs racing, on one descriptor half the time */
+static void gen_falloc_args(struct dt_gen *g, int d, char *buf, size_t len);
+
+/*
+ * An op that can race a sync, on @d, into @buf (no newline): a write, an
+ * ftruncate, a fallocate, a close, an mmap; a write where the op does not fit
+ * (a block device; real mode: no op that frees blocks, no mapping; close and
+ * mmap of a mapped descriptor).
+ */
+static void gen_racer(struct dt_gen *g, int d, char *buf, size_t len)
+{
+	uint32_t q = dt_gen_rnd(g, 5);
+	char a[64];
+
+	if (g->raw[d] || (g->real && q != 3) || (g->mapped[d] && q >= 3))
+		q = 0;
+	switch (q) {
+	case 1:
+		snprintf(buf, len, "ftruncate d%d %u", d, dt_gen_rnd(g, 4) * 4096);
+		break;
+	case 2:
+		gen_falloc_args(g, d, a, sizeof(a));
+		snprintf(buf, len, "fallocate d%d %s", d, a);
+		break;
+	case 3:
+		snprintf(buf, len, "close d%d", d);
+		g->open[d] = 0;
+		break;
+	case 4:
+		snprintf(buf, len, "mmap d%d", d);
+		g->mapped[d] = 1;
+		break;
+	default:
+		snprintf(buf, len, "write d%d %u", d,
+			 dt_gen_rnd(g, 4) ? 4096 : 1 + dt_gen_rnd(g, 16384));
+	}
+}
+
+/*
+ * Two ops racing, on one descriptor half the time: two syncs, or a sync and
+ * an op that changes what it writes back or where its report goes
+ * (gen_racer(); a close second, so that the script's rules hold in either
+ * thread's order).
+ */
 static int gen_par(struct dt_gen *g)
 {
 	static const char *const ops[] = {"syncfs", "fsync", "fdatasync", "syncfs"};
 	int d2 = dt_gen_pick_open(g);
 	const char *a, *b;
+	char r[96];
 
 	if (dt_gen_rnd(g, 2))
 		d2 = g->d;
 	b = ops[dt_gen_rnd(g, 4)];
 	a = ops[dt_gen_rnd(g, 4)];
-	fprintf(g->f, "par %s d%d ; %s d%d\n", a, g->d, b, d2);
+	if (dt_gen_rnd(g, 2)) {
+		fprintf(g->f, "par %s d%d ; %s d%d\n", a, g->d, b, d2);
+		return 1;
+	}
+	gen_racer(g, d2, r, sizeof(r));
+	if (!strncmp(r, "close", 5) || dt_gen_rnd(g, 2))
+		fprintf(g->f, "par %s d%d ; %s\n", a, g->d, r);
+	else
+		fprintf(g->f, "par %s ; %s d%d\n", r, a, g->d);
 	return 1;
 }
 
@@ -614,6 +695,7 @@ static int gen_dup(struct dt_gen *g)
 	fprintf(g->f, "dup d%d d%d\n", g->d, nd);
 	g->open[nd] = 1;
 	g->raw[nd] = g->raw[g->d];
+	g->file[nd] = g->file[g->d];
 	return 1;
 }
 
@@ -649,20 +731,40 @@ static void format_fallocate(const struct dt_op *op, char *buf, size_t len)
 	snprintf(buf, len, "fallocate d%d %s %lld %lld", op->fd, f, op->off, op->len);
 }
 
-/* none in real mode (it frees and moves blocks), nor on a block device: a read */
-static int gen_fallocate(struct dt_gen *g)
+/* "MODE OFF LEN" of a random fallocate on @d: with the model's eyes, half the
+ * time whole pages inside the file (where collapse and insert take them, and a
+ * punch has something to cut) */
+static void gen_falloc_args(struct dt_gen *g, int d, char *buf, size_t len)
 {
 	static const char *const modes[] = {
 		"0", "KEEP", "PUNCH|KEEP", "COLLAPSE", "INSERT", "ZERO", "ZERO|KEEP", "PUNCH",
 	};
-	uint32_t mi, off, len;
+	struct dt_gen_view v;
+	uint32_t mi, off, n, pages;
+
+	mi = dt_gen_rnd(g, 8);
+	if (g->look && !dt_gen_look(g, &v) && v.size[d] > 4096 && dt_gen_rnd(g, 2)) {
+		/* at most 1 MiB in (the parser's bound) */
+		pages = v.size[d] > (1 << 20) ? 256 : (uint32_t)((v.size[d] + 4095) / 4096);
+		off = dt_gen_rnd(g, pages - 1);
+		n = 1 + dt_gen_rnd(g, pages - 1 - off);
+		snprintf(buf, len, "%s %u %u", modes[mi], off * 4096, n * 4096);
+		return;
+	}
+	off = dt_gen_rnd(g, 8) ? dt_gen_rnd(g, 4) * 4096 : dt_gen_rnd(g, 9000);
+	n = dt_gen_rnd(g, 10) ? (1 + dt_gen_rnd(g, 3)) * 4096 : dt_gen_rnd(g, 6000);
+	snprintf(buf, len, "%s %u %u", modes[mi], off, n);
+}
+
+/* none in real mode (it frees and moves blocks), nor on a block device: a read */
+static int gen_fallocate(struct dt_gen *g)
+{
+	char a[64];
 
 	if (g->real || g->raw[g->d])
 		return gen_read(g);
-	mi = dt_gen_rnd(g, 8);
-	off = dt_gen_rnd(g, 8) ? dt_gen_rnd(g, 4) * 4096 : dt_gen_rnd(g, 9000);
-	len = dt_gen_rnd(g, 10) ? (1 + dt_gen_rnd(g, 3)) * 4096 : dt_gen_rnd(g, 6000);
-	fprintf(g->f, "fallocate d%d %s %u %u\n", g->d, modes[mi], off, len);
+	gen_falloc_args(g, g->d, a, sizeof(a));
+	fprintf(g->f, "fallocate d%d %s\n", g->d, a);
 	return 1;
 }
 
@@ -730,16 +832,31 @@ static void format_child(const struct dt_op *op, char *buf, size_t len)
 static int check_child(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op *op)
 {
 	if (!dt_ops[op->sub[0].code].child)
-		return dt_perr(c, "child runs a descriptor op (write, read, ftruncate, fsync, "
-			       "fdatasync, sfr, syncfs), not %s", dt_opname(op->sub[0].code));
+		return dt_perr(c, "child runs a descriptor op (write, read, ftruncate, fallocate, "
+			       "fsync, fdatasync, sfr, syncfs), not %s", dt_opname(op->sub[0].code));
 	return dt_check_op(c, v, &op->sub[0], 0);
 }
 
+/*
+ * A descriptor op in a forked child: a sync, a write, an ftruncate or a
+ * fallocate on the parent's struct file (not in real mode, nor on a block
+ * device: a sync or a write). Not close or mmap: what a child closes or maps
+ * goes with it, nothing the parent's descriptors see.
+ */
 static int gen_child(struct dt_gen *g)
 {
 	static const char *const cops[] = {"fsync", "fdatasync", "syncfs", "write"};
+	uint32_t q = dt_gen_rnd(g, 6);
+	char a[64];
 
-	fprintf(g->f, "child %s d%d\n", cops[dt_gen_rnd(g, 4)], g->d);
+	if (q == 4 && !g->real && !g->raw[g->d]) {
+		fprintf(g->f, "child ftruncate d%d %u\n", g->d, dt_gen_rnd(g, 4) * 4096);
+	} else if (q == 5 && !g->real && !g->raw[g->d]) {
+		gen_falloc_args(g, g->d, a, sizeof(a));
+		fprintf(g->f, "child fallocate d%d %s\n", g->d, a);
+	} else {
+		fprintf(g->f, "child %s d%d\n", cops[q % 4], g->d);
+	}
 	return 1;
 }
 
@@ -801,10 +918,29 @@ static int check_map(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op 
 	return 0;
 }
 
-/* a shared mapping: mmap, stores, msync, munmap (not in real mode: a fault
- * reading a failed block is SIGBUS; not on a block device) */
+/* a store inside a mapping of @maplen bytes, page-aligned three times in four */
+static void gen_mwrite(struct dt_gen *g, int d, long long maplen)
+{
+	long long off = (long long)dt_gen_rnd(g, (uint32_t)(maplen / 4096)) * 4096;
+	long long room;
+
+	off += dt_gen_rnd(g, 4) ? 0 : dt_gen_rnd(g, 4096);
+	room = maplen - off;
+	fprintf(g->f, "mwrite d%d %lld %u\n", d, off,
+		1 + dt_gen_rnd(g, (uint32_t)(room < 8192 ? room : 8192)));
+}
+
+/*
+ * A shared mapping: mmap, stores, msync, munmap (not in real mode: a fault
+ * reading a failed block is SIGBUS; not on a block device). With the model's
+ * eyes, an mmap the model would refuse (an empty file: EINVAL; read-only:
+ * EACCES; not open: EBADF) one time in sixteen, else first what makes it
+ * succeed (a write; a read, a close); stores and msync only in a mapping that
+ * exists, and the munmap of one that does not.
+ */
 static int gen_mmap(struct dt_gen *g)
 {
+	struct dt_gen_view v;
 	uint32_t q, off, len;
 	int d = g->d;
 
@@ -813,6 +949,34 @@ static int gen_mmap(struct dt_gen *g)
 	if (g->real)
 		return gen_child(g);
 	q = dt_gen_rnd(g, 6);
+	if (g->look) {
+		if (dt_gen_look(g, &v))
+			abort(); /* the tool's look says why */
+		/* a mapping made, three times in four: its descriptor */
+		for (int i = 0, n = 0; i < DT_GEN_FDS; i++)
+			if (g->mapped[i] && v.map_len[i] && dt_gen_rnd(g, ++n) == 0)
+				d = i;
+		if (d != g->d && dt_gen_rnd(g, 4) == 0)
+			d = g->d;
+		g->d = d;
+		if (!g->mapped[d]) {
+			if ((v.size[d] <= 0 || v.rdonly[d]) && dt_gen_rnd(g, 16)) {
+				if (v.size[d] < 0)
+					return gen_close(g);
+				return v.rdonly[d] ? gen_read(g) : gen_write(g);
+			}
+			fprintf(g->f, "mmap d%d\n", d);
+			g->mapped[d] = 1;
+		} else if (v.map_len[d] && q < 3) {
+			gen_mwrite(g, d, v.map_len[d]);
+		} else if (v.map_len[d] && q < 5) {
+			fprintf(g->f, "msync d%d %s\n", d, q == 3 ? "sync" : "async");
+		} else {
+			fprintf(g->f, "munmap d%d\n", d);
+			g->mapped[d] = 0;
+		}
+		return 1;
+	}
 	if (!g->mapped[d]) {
 		fprintf(g->f, "mmap d%d\n", d);
 		g->mapped[d] = 1;
@@ -864,27 +1028,28 @@ static int gen_remount(struct dt_gen *g)
 #define FIRST(lo, hi) .gen = {DT_GEN_FIRST, lo, hi}
 #define MAIN(lo, hi) .gen = {DT_GEN_MAIN, lo, hi}
 #define EXTRA(slot) .gen = {DT_GEN_EXTRA, slot, slot + 1}
+#define EXTRAS(lo, hi) .gen = {DT_GEN_EXTRA, lo, hi}
 
 const struct dt_opdesc dt_ops[OP__COUNT] = {
 	[OP_OPEN] = {"open", NULL, parse_open, format_open, check_open,
 		     FIRST(0, 14), .gen_line = gen_open},
 	/* below 14 too: open's draws with every descriptor open */
 	[OP_WRITE] = {"write", NULL, parse_rw, format_fd_len, check_fd, .par = 1, .child = 1,
-		      MAIN(0, 28), .gen_line = gen_write},
+		      MAIN(0, 26), .gen_line = gen_write},
 	[OP_FSYNC] = {"fsync", NULL, parse_fd, format_fd, check_fd, .par = 1, .child = 1,
-		      MAIN(28, 38), .gen_line = gen_fsync},
+		      MAIN(26, 36), .gen_line = gen_fsync},
 	[OP_FDATASYNC] = {"fdatasync", NULL, parse_fd, format_fd, check_fd, .par = 1, .child = 1,
-			  MAIN(38, 43), .gen_line = gen_fdatasync},
+			  MAIN(36, 41), .gen_line = gen_fdatasync},
 	[OP_SFR] = {"sfr", NULL, parse_sfr, format_sfr, check_fd, .par = 1, .child = 1,
-		    MAIN(43, 50), .gen_line = gen_sfr},
+		    MAIN(41, 48), .gen_line = gen_sfr},
 	[OP_SYNCFS] = {"syncfs", NULL, parse_fd, format_fd, check_fd, .par = 1, .child = 1,
-		       MAIN(50, 57), .gen_line = gen_syncfs},
-	[OP_CLOSE] = {"close", NULL, parse_fd, format_fd, check_close,
-		      MAIN(57, 66), .gen_line = gen_close},
+		       MAIN(48, 55), .gen_line = gen_syncfs},
+	[OP_CLOSE] = {"close", NULL, parse_fd, format_fd, check_close, .par = 1,
+		      MAIN(55, 64), .gen_line = gen_close},
 	[OP_UNLINK] = {"unlink", NULL, parse_unlink, format_unlink, NULL,
-		       MAIN(66, 70), .gen_line = gen_unlink},
+		       MAIN(64, 68), .gen_line = gen_unlink},
 	[OP_EVICT] = {"evict", NULL, parse_none, format_none, NULL,
-		      MAIN(70, 74), .gen_line = gen_evict},
+		      MAIN(68, 74), .gen_line = gen_evict},
 	[OP_SYNC] = {"sync", NULL, parse_none, format_none, NULL, .par = 1,
 		     MAIN(74, 76), .gen_line = gen_sync},
 	/* one word, two ops: the first entry's parser tells them apart */
@@ -896,32 +1061,33 @@ const struct dt_opdesc dt_ops[OP__COUNT] = {
 		    MAIN(93, 100), .gen_line = gen_par},
 	/* where unlink declines (fails_here()); heal too */
 	[OP_FAIL] = {"fail", NULL, parse_fd, format_fail, check_fd,
-		     MAIN(66, 70), .gen_line = gen_fail},
+		     MAIN(64, 68), .gen_line = gen_fail},
 	[OP_HEAL] = {"heal", NULL, parse_none, format_none, NULL},
 	[OP_READ] = {"read", NULL, parse_rw, format_fd_len, check_fd, .child = 1,
 		     EXTRA(0), .gen_line = gen_read},
-	[OP_FTRUNCATE] = {"ftruncate", NULL, parse_ftruncate, format_fd_len, check_fd, .child = 1,
+	[OP_FTRUNCATE] = {"ftruncate", NULL, parse_ftruncate, format_fd_len, check_fd, .par = 1,
+			  .child = 1,
 			  EXTRA(1), .gen_line = gen_ftruncate},
 	[OP_DUP] = {"dup", NULL, parse_dup, format_dup, check_dup,
 		    EXTRA(2), .gen_line = gen_dup},
 	[OP_FALLOCATE] = {"fallocate", NULL, parse_fallocate, format_fallocate, check_fd,
-			  EXTRA(4), .gen_line = gen_fallocate},
+			  .par = 1, .child = 1, EXTRAS(4, 6), .gen_line = gen_fallocate},
 	[OP_CYCLE] = {"cycle", NULL, parse_none, format_none, check_cycle,
-		      EXTRA(5), .gen_line = gen_cycle},
+		      EXTRA(6), .gen_line = gen_cycle},
 	/* rename too */
 	[OP_LINK] = {"link", NULL, parse_two_files, format_two_files, NULL,
-		     EXTRA(6), .gen_line = gen_link},
+		     EXTRA(7), .gen_line = gen_link},
 	[OP_RENAME] = {"rename", NULL, parse_two_files, format_two_files, NULL},
 	[OP_CHILD] = {"child", NULL, parse_child, format_child, check_child, .line_only = 1,
 		      EXTRA(3), .gen_line = gen_child},
 	/* mwrite, msync, munmap too */
-	[OP_MMAP] = {"mmap", NULL, parse_fd, format_fd, check_map,
-		     EXTRA(7), .gen_line = gen_mmap},
+	[OP_MMAP] = {"mmap", NULL, parse_fd, format_fd, check_map, .par = 1,
+		     EXTRAS(8, 12), .gen_line = gen_mmap},
 	[OP_MWRITE] = {"mwrite", NULL, parse_mwrite, format_mwrite, check_map},
 	[OP_MSYNC] = {"msync", NULL, parse_msync, format_msync, check_map},
 	[OP_MUNMAP] = {"munmap", NULL, parse_fd, format_fd, check_map},
 	[OP_REMOUNT] = {"remount", NULL, parse_remount, format_remount, NULL,
-			EXTRA(8), .gen_line = gen_remount},
+			EXTRAS(12, 14), .gen_line = gen_remount},
 	[OP_FSYNCDIR] = {"fsyncdir", NULL, parse_none, format_none, NULL},
 };
 

@@ -72,14 +72,14 @@ int dt_check_op(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op *op, 
 /*
  * An op's share of the random scripts. Each step draws a number of 100: an op
  * of tier FIRST takes it when it falls in [lo, hi) or when no descriptor is
- * open; else 12 draws of 100 go to the EXTRA tier, whose ops share 9 slots
- * (slot lo, equally likely); else the op of tier MAIN whose [lo, hi) holds the
+ * open; else 24 draws of 100 go to the EXTRA tier, whose ops share 14 slots
+ * (slots [lo, hi), equally likely); else the op of tier MAIN whose [lo, hi) holds the
  * draw, the first in code order whose generator takes it (ranges may overlap:
  * an op declines where another takes its place). The draws are the random
  * stream of a seed: changing a share changes every script made after it.
  */
 enum dt_gen_tier { DT_GEN_NONE, DT_GEN_FIRST, DT_GEN_EXTRA, DT_GEN_MAIN };
-#define DT_GEN_EXTRA_SLOTS 9
+#define DT_GEN_EXTRA_SLOTS 14
 
 struct dt_genshare {
 	enum dt_gen_tier tier;
@@ -87,14 +87,35 @@ struct dt_genshare {
 };
 
 /* A random script being made. */
+/* What the model says of the descriptors after the script so far (dt_gen.look). */
+struct dt_gen_view {
+	long long map_len[DT_MAX_FDS]; /* dN's shared mapping's length, 0: none */
+	long long size[DT_MAX_FDS];    /* the size of dN's file, -1: dN not open */
+	int rdonly[DT_MAX_FDS];        /* dN open read-only */
+};
+
 struct dt_gen {
 	FILE *f;
 	uint64_t rng;
 	int real;       /* real I/O errors (fail, heal): no op that frees blocks */
 	int has_bdev;   /* the filesystem has a block device ("error meta") */
 	int d;          /* this step's descriptor: a random open one, -1: none */
-	int open[DT_MAX_FDS], mapped[DT_MAX_FDS];
+	int open[DT_MAX_FDS];
+	int mapped[DT_MAX_FDS]; /* an "mmap dN" line without its munmap (the script's rule) */
 	int raw[DT_MAX_FDS]; /* the raw block device's (1), the filesystem's device's (2) */
+	int file[DT_MAX_FDS]; /* the file dN opened (fM), -1: a block device */
+	int err_file;   /* the file of the last "error data", -1: none since an open took it */
+	/*
+	 * The model's eyes (difftest gen sets them; NULL: blind): the script so
+	 * far (its "script" line and ops, no "end") into @v: 0, or -1 when it
+	 * does not parse.  With them a mapping's stores and msync come only
+	 * after an mmap that succeeded, inside its length.
+	 */
+	int (*look)(void *ctx, const char *text, struct dt_gen_view *v);
+	void *look_ctx;
+	char *text;     /* dt_gen_script's buffer of the script so far, with look */
+	size_t text_len;
+	FILE *out;      /* where the script goes when it is whole, with look */
 };
 
 /* The stream of script @i of @seed. */
@@ -102,6 +123,9 @@ void dt_gen_seed(struct dt_gen *g, unsigned long long seed, long i);
 /* Print "script NAME", @nops ops (and the closes a cycle needs), "end" to g->f;
  * @nops at most DT_GEN_MAX_OPS, so that the script parses. */
 void dt_gen_script(struct dt_gen *g, const char *name, int nops);
+/* The model's view after the script so far into @v: 0, or -1 (blind, or the
+ * text does not parse: a generator bug) */
+int dt_gen_look(struct dt_gen *g, struct dt_gen_view *v);
 /* 0 .. @n-1 */
 uint32_t dt_gen_rnd(struct dt_gen *g, uint32_t n);
 /* an errno for an injected error: EIO, ENOSPC, EDQUOT, EROFS */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ops.h"
 
 /* ---- comparison ---- */
 
@@ -421,4 +422,36 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 	return ndiv;
 }
 
+void dt_model_view(const struct dt_contract *c, enum dt_fs fs, const struct dt_script *s,
+		   struct dt_gen_view *v)
+{
+	struct m_state *m = malloc(sizeof(*m));
+	struct dt_sresult pred;
 
+	if (!m)
+		abort();
+	m_state_init(m, c, fs);
+	dt_sresult_init(&pred, s->name, s->nops);
+	for (int i = 0; i < s->nops && !m->cut; i++) {
+		const struct dt_op *op = &s->ops[i];
+		char note[96];
+
+		if (op->code == OP_PAR) {
+			m_run_par(m, op, NULL, &pred.ops[i], 1, note, sizeof(note));
+		} else {
+			struct out w = {&pred.ops[i], 0};
+
+			m_step(m, op, &w);
+		}
+	}
+	for (int d = 0; d < DT_MAX_FDS; d++) {
+		int k = m->slot[d];
+		int open = k >= 0 && m->fd[k].state == 1;
+
+		v->map_len[d] = m->map_len[d];
+		v->size[d] = open ? m->ino[m->fd[k].ino].size : -1;
+		v->rdonly[d] = open && m->fd[k].rdonly;
+	}
+	dt_sresult_free(&pred);
+	free(m);
+}

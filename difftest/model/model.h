@@ -146,6 +146,15 @@ int dt_model_run(const struct dt_contract *c, enum dt_fs fs, const struct dt_scr
 		 const struct dt_sresult *obs, struct dt_sresult *pred,
 		 struct dt_divergence *div);
 
+/*
+ * Run @s through the model under @c (no comparison, up to a per-line cut) and
+ * say what its descriptors are after it (common/ops.h, struct dt_gen_view):
+ * difftest gen's eyes.
+ */
+struct dt_gen_view;
+void dt_model_view(const struct dt_contract *c, enum dt_fs fs, const struct dt_script *s,
+		   struct dt_gen_view *v);
+
 /* 1: the model has a rule for ops of code @c (model/step.c) */
 int dt_model_has_rule(enum dt_opcode c);
 

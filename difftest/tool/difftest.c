@@ -472,6 +472,139 @@ static int pred_differ(const struct dt_sresult *a, const struct dt_sresult *b, i
 }
 
 /*
+ * The generator's eyes (common/ops.h, dt_gen.look): the script so far through
+ * the model, on gen's filesystem, under the stock contract of -c's line (what
+ * the generator asks, a mapping's length, a file's size, no contract changes).
+ */
+static int gen_look(void *ctx, const char *text, struct dt_gen_view *v)
+{
+	struct dt_contract c;
+	struct dt_batch b;
+	char err[256], *whole;
+
+	(void)ctx;
+	if (asprintf(&whole, "%send\n", text) < 0)
+		abort();
+	if (dt_parse(whole, "(gen)", &b, err, sizeof(err))) {
+		fprintf(stderr, "difftest gen: the generator made a script that does not parse: "
+			"%s\n", err);
+		exit(2);
+	}
+	free(whole);
+	dt_contract_stock(&c);
+	c.line = contract.line;
+	dt_model_view(&c, fs, &b.scripts[0], v);
+	dt_batch_free(&b);
+	return 0;
+}
+
+/* the contract gen's switches are flipped from: -c's, else patched, on -c's line */
+static void gen_base(struct dt_contract *base)
+{
+	*base = contract;
+	if (!contract_given)
+		dt_contract_patched(base);
+	base->line = contract.line;
+}
+
+/* @text (one script) parsed into @b, or exit 2: the generator made a bad script */
+static void gen_parse(const char *text, struct dt_batch *b)
+{
+	char err[256];
+
+	if (dt_parse(text, "(gen)", b, err, sizeof(err))) {
+		fprintf(stderr, "difftest gen: the generator made a script that does not parse: "
+			"%s\n", err);
+		exit(2);
+	}
+}
+
+/* per switch of @base (flipped), whether @text's predicted results change
+ * (@res) and its results or trace events (@any) */
+static void gen_switches(const struct dt_contract *base, const char *text, int *res, int *any)
+{
+	struct dt_sresult p0;
+	struct dt_batch b;
+
+	gen_parse(text, &b);
+	dt_model_run(base, fs, &b.scripts[0], NULL, &p0, NULL);
+	for (int sw = 0; sw < DT_NSWITCHES; sw++) {
+		struct dt_contract alt = *base;
+		struct dt_sresult p1;
+		int *v = dt_contract_switch(&alt, sw);
+
+		*v = !*v;
+		dt_model_run(&alt, fs, &b.scripts[0], NULL, &p1, NULL);
+		res[sw] = pred_differ(&p0, &p1, 0);
+		any[sw] = pred_differ(&p0, &p1, 1);
+		dt_sresult_free(&p1);
+	}
+	dt_sresult_free(&p0);
+	dt_batch_free(&b);
+}
+
+/* the text of script @i of the seed's stream @c (0: the seed's own) */
+static char *gen_draw(unsigned long long c, long i)
+{
+	struct dt_gen g = {.real = gen_real, .has_bdev = dt_fs_has_bdev(fs), .look = gen_look};
+	char name[DT_NAME_MAX], *text = NULL;
+	size_t len = 0;
+
+	g.f = open_memstream(&text, &len);
+	if (!g.f)
+		abort();
+	/* the candidates' streams: the seed's, then others derived from it */
+	dt_gen_seed(&g, seed ^ (c * 0x9E3779B97F4A7C15ULL), i);
+	snprintf(name, sizeof(name), "%s.s%llu.%ld", prefix, seed, i);
+	dt_gen_script(&g, name, (int)gen_ops);
+	if (fclose(g.f))
+		abort();
+	return text;
+}
+
+/* candidates drawn for each odd script of a batch (gen_pick()) */
+#define GEN_CANDIDATES 16
+_Static_assert(GEN_CANDIDATES == 16, "gen --help names it");
+
+/*
+ * Script @i of the batch: an even one as drawn; an odd one the first of
+ * GEN_CANDIDATES draws that tells apart the most contract switches (flipping
+ * it changes the predicted results), each switch weighed 1 / (1 + the scripts
+ * of the batch so far that tell it apart, @told): a random stream where a
+ * switch is rare (an error before a punch, then fsync) still tests it. @res,
+ * @any: the switches the script tells apart (gen_switches()).
+ */
+static char *gen_pick(long i, long *told, int *res, int *any)
+{
+	struct dt_contract base;
+	char *best = NULL;
+	double best_score = -1;
+
+	gen_base(&base);
+	for (unsigned long long c = 0; c < (i % 2 ? GEN_CANDIDATES : 1); c++) {
+		char *text = gen_draw(c, i);
+		int r[DT_NSWITCHES], a[DT_NSWITCHES];
+		double score = 0;
+
+		gen_switches(&base, text, r, a);
+		for (int sw = 0; sw < DT_NSWITCHES; sw++)
+			score += r[sw] ? 1.0 / (1 + told[sw]) : 0;
+		if (score > best_score) {
+			free(best);
+			best = text;
+			best_score = score;
+			memcpy(res, r, sizeof(r));
+			memcpy(any, a, sizeof(a));
+		} else {
+			free(text);
+		}
+	}
+	for (int sw = 0; sw < DT_NSWITCHES; sw++)
+		told[sw] += res[sw];
+	return best;
+}
+
+/*
  * gen --stats: for each switch of the contract (-c, default patched), in how many of
  * the batch's scripts flipping it changes the model's predicted results (and results
  * or trace events): how much of the batch can tell a kernel with the switch from one
@@ -480,47 +613,16 @@ static int pred_differ(const struct dt_sresult *a, const struct dt_sresult *b, i
 static int gen_stats_print(void)
 {
 	long res[DT_NSWITCHES] = {0}, any[DT_NSWITCHES] = {0};
-	struct dt_contract base = contract;
+	struct dt_contract base;
 	char cs[512];
 
-	if (!contract_given)
-		dt_contract_patched(&base);
-	base.line = contract.line;
+	gen_base(&base);
 	for (long i = 0; i < nscripts; i++) {
-		struct dt_gen g = {.real = gen_real, .has_bdev = dt_fs_has_bdev(fs)};
-		char name[DT_NAME_MAX], err[256], *text = NULL;
-		size_t len = 0;
-		struct dt_batch b;
-		struct dt_sresult p0;
+		int r[DT_NSWITCHES], a[DT_NSWITCHES];
 
-		g.f = open_memstream(&text, &len);
-		if (!g.f)
-			abort();
-		dt_gen_seed(&g, seed, i);
-		snprintf(name, sizeof(name), "%s.s%llu.%ld", prefix, seed, i);
-		dt_gen_script(&g, name, (int)gen_ops);
-		fclose(g.f);
-		if (dt_parse(text, "(gen)", &b, err, sizeof(err))) {
-			fprintf(stderr, "difftest gen: the generator made a script that does not "
-				"parse: %s\n", err);
-			free(text);
-			return 2;
-		}
-		free(text);
-		dt_model_run(&base, fs, &b.scripts[0], NULL, &p0, NULL);
-		for (int sw = 0; sw < DT_NSWITCHES; sw++) {
-			struct dt_contract alt = base;
-			struct dt_sresult p1;
-			int *v = dt_contract_switch(&alt, sw);
-
-			*v = !*v;
-			dt_model_run(&alt, fs, &b.scripts[0], NULL, &p1, NULL);
-			res[sw] += pred_differ(&p0, &p1, 0);
-			any[sw] += pred_differ(&p0, &p1, 1);
-			dt_sresult_free(&p1);
-		}
-		dt_sresult_free(&p0);
-		dt_batch_free(&b);
+		free(gen_pick(i, res, r, a));
+		for (int sw = 0; sw < DT_NSWITCHES; sw++)
+			any[sw] += a[sw];
 	}
 	dt_contract_format(&base, cs, sizeof(cs));
 	printf("# difftest gen --stats: %ld script(s) of %ld op(s), seed %llu, %s%s, contract %s\n",
@@ -549,14 +651,15 @@ static int cmd_gen(int argc, char **argv)
 			seed, seed);
 	if (gen_stats)
 		return gen_stats_print();
-	for (long i = 0; i < nscripts; i++) {
-		struct dt_gen g = {.f = stdout, .real = gen_real, .has_bdev = dt_fs_has_bdev(fs)};
-		char name[DT_NAME_MAX];
+	long told[DT_NSWITCHES] = {0};
 
-		/* the ops' shares: common/ops.c */
-		dt_gen_seed(&g, seed, i);
-		snprintf(name, sizeof(name), "%s.s%llu.%ld", prefix, seed, i);
-		dt_gen_script(&g, name, (int)gen_ops);
+	for (long i = 0; i < nscripts; i++) {
+		int r[DT_NSWITCHES], a[DT_NSWITCHES];
+		/* the ops' shares: common/ops.c; the pick: gen_pick() */
+		char *text = gen_pick(i, told, r, a);
+
+		fputs(text, stdout);
+		free(text);
 	}
 	return 0;
 }
@@ -1145,10 +1248,13 @@ static const struct cmd cmds[] = {
 	 "\"# op I (line L): OP\".\n"
 	 "  -c, --contract CONTRACT   the kernel's contract (below)\n"
 	 "  -f, --fs FS               the filesystem mode (below)\n", "cf"},
-	{"gen", cmd_gen, "[-f FS] [-s SEED] [-n SCRIPTS] [-o OPS] [-p PREFIX] [-R] [-S [-c CONTRACT]]",
+	{"gen", cmd_gen, "[-f FS] [-s SEED] [-n SCRIPTS] [-o OPS] [-p PREFIX] [-R] [-S] [-c CONTRACT]",
 	 "a batch of random scripts on stdout",
 	 "Print a batch of random scripts, named PREFIX.sSEED.I. Each script has a random\n"
-	 "stream of its own: script I is the same whatever -n.\n"
+	 "stream of its own: script I is the same whatever -n. The generator looks at what\n"
+	 "it made through the model (a mapping's stores only after an mmap that worked),\n"
+	 "and every odd script is the one of 16 drawn that tells apart the most switches\n"
+	 "of the contract (those the scripts before it tell apart least weigh most).\n"
 	 "  -f, --fs FS               for that filesystem mode: no \"error meta\" without\n"
 	 "                            a block device (tmpfs)\n"
 	 "  -s, --seed SEED           default 1, said on stderr when not given\n"
@@ -1164,8 +1270,9 @@ static const struct cmd cmds[] = {
 	 "                            changes the model's predicted results (and results\n"
 	 "                            or trace events); a switch that only admits a\n"
 	 "                            race (syncfs_locked, md_locked) changes none\n"
-	 "  -c, --contract CONTRACT   with -S: the contract whose switches are flipped\n"
-	 "                            (default patched; linux=LINE for the line)\n", "fsnopRSc"},
+	 "  -c, --contract CONTRACT   the contract whose switches are flipped, for the\n"
+	 "                            pick and -S (default patched; linux=LINE for the\n"
+	 "                            line, the model's eyes' too)\n", "fsnopRSc"},
 	{"batch", cmd_batch, "FILE...", "scripts of several files as one checked batch",
 	 "Check each FILE and print all their scripts as one batch (script NAME ... end),\n"
 	 "as campaign.sh --script runs them. A file without script lines is one script,\n"
