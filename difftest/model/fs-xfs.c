@@ -63,8 +63,13 @@ static int xfs_setsize(struct m_state *m, struct m_fd *f, long long size, struct
 		     (size > in->disk_isize && old != in->disk_isize);
 	m_truncate(m, in, size);
 	if (write_back &&
-	    (r = write_and_wait(m, in, f->ino, in->disk_isize / PAGE, (size - 1) / PAGE)))
+	    (r = write_and_wait(m, in, f->ino, in->disk_isize / PAGE, (size - 1) / PAGE))) {
+		/* it returns before its transaction: the new size is not logged,
+		 * and the inode read in after an eviction has the size written
+		 * back (recordings/6.1/xfs/fallocate-grow-eio-evict-stock) */
+		m->dino[in->dino].size = in->disk_isize;
 		return r;
+	}
 	in->disk_isize = size;
 	return 0;
 }

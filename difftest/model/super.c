@@ -93,7 +93,9 @@ void m_op_evict(struct m_state *m, const struct dt_op *op, struct out *w)
 	 * AS_EIO/AS_ENOSPC, and inode_restore_wb_err() gives them to the
 	 * inode read in next for the file, errseq_set() on its fresh
 	 * word: the counter starts again from 0. The model keeps the
-	 * inode with that word; nothing else of it is observable. */
+	 * inode with that word and the size on disk (what the inode
+	 * read in has: recordings/6.1/xfs/fallocate-grow-eio-evict-*);
+	 * nothing else of it is observable. */
 	m_writeback_all(m);
 	if (m->fsr->sync_fs)
 		m->fsr->sync_fs(m); /* sync(2): sync_fs_one_sb(), result ignored */
@@ -123,6 +125,7 @@ void m_op_evict(struct m_state *m, const struct dt_op *op, struct out *w)
 
 			errseq_set(&fresh, -(int)(e & ERRSEQ_ERRNO_MASK));
 			m->ino[i].wb_err = fresh;
+			m->ino[i].size = m->ino[i].disk_isize = m->dino[m->ino[i].dino].size;
 			continue;
 		}
 		m_inode_drop(m, i);

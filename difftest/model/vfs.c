@@ -226,6 +226,9 @@ void m_writeback(struct m_state *m, int i, long long first, long long last)
 		end = (p + 1) * PAGE < in->size ? (p + 1) * PAGE : in->size;
 		if (end > in->disk_isize)
 			in->disk_isize = end;
+		/* a size not logged (xfs_setsize()'s failed write-out) is, up to there */
+		if (m->dino[in->dino].size < in->disk_isize)
+			m->dino[in->dino].size = in->disk_isize;
 		if (p < in->fail_pages) {
 			failed = 1;
 			m->wb_failed |= in->raw ? WB_FAILED_RAW : WB_FAILED_FILE;
