@@ -429,7 +429,7 @@ static void name_drop(struct jstate *st, int file)
 }
 
 /* @own: the op's error is its own, not a report (an O_SYNC write that failed before
- * generic_write_sync(): the two cannot be told apart, both ways are followed) */
+ * generic_write_sync(), a stopped filesystem's refusal of a sync call: two_ways()) */
 static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, long ret, int err,
 		    int own)
 {
@@ -456,20 +456,20 @@ static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 		break;
 	case OP_FSYNC:
 	case OP_FDATASYNC:
-		if (d)
+		if (d && !own)
 			sync_call(c, st, d, CH_FILE, ret, err, must, 0);
 		break;
 	case OP_MSYNC:
-		if (d && (op->flags & MSYNC_SYNC))
+		if (d && (op->flags & MSYNC_SYNC) && !own)
 			sync_call(c, st, d, CH_FILE, ret, err, must, 0);
 		break;
 	case OP_SFR:
-		if (d && (op->flags & (SFR_WAIT_BEFORE | SFR_WAIT_AFTER)))
+		if (d && (op->flags & (SFR_WAIT_BEFORE | SFR_WAIT_AFTER)) && !own)
 			sync_call(c, st, d, CH_FILE, ret, err, 0, 1);
 		break;
 	case OP_SYNCFS:
 		/* a block device's syncfs: the bdev pseudo-filesystem's, not judged */
-		if (d && is_fs_ino(d->ino))
+		if (d && is_fs_ino(d->ino) && !own)
 			sync_call(c, st, d, CH_FS, ret, err, 1, 0);
 		break;
 	case OP_FSYNCDIR:
@@ -668,22 +668,43 @@ static int set_add(struct jset *set, const struct jstate *st)
 }
 
 /* Whether sub-op @op's result (@ret, @err) may be an error of its own rather than a
- * report (a write, O_SYNC or not, that failed: ENOSPC...; EIO only once a fail of a
- * file's extents worked): then both are followed */
-static int two_ways(const struct jstate *st, const struct dt_op *op, long ret, int err)
+ * report: a write, O_SYNC or not, that failed (ENOSPC...; EIO only once a fail of a
+ * file's extents worked); a sync call's EIO or EROFS on a stopped filesystem (opts.stops:
+ * it refuses service, and may or may not have reported what was owed: ext4 6.12's
+ * fsync returns at the shutdown test, before the cursor). Then both are followed. */
+static int two_ways(const struct jctx *c, const struct jstate *st, const struct dt_op *op,
+		    long ret, int err)
 {
+	const struct jdesc *d;
+
 	if (op->code == OP_CHILD)
 		op = &op->sub[0];
-	return op->code == OP_WRITE && ret < 0 && (err != EIO || st->real);
+	if (op->code == OP_WRITE && ret < 0 && (err != EIO || st->real))
+		return 1;
+	if (ret >= 0 || op->fd < 0 || st->fd[op->fd] < 0)
+		return 0;
+	d = &st->d[(int)st->fd[op->fd]];
+	switch (op->code) {
+	case OP_WRITE:
+	case OP_FSYNC:
+	case OP_FDATASYNC:
+	case OP_MSYNC:
+	case OP_SFR:
+	case OP_SYNCFS:
+		return stopped(c, st, d->ino, err);
+	default:
+		return 0;
+	}
 }
 
 /* How many ways op @op may have run from @st (run_seq()'s @seq from 0 to that) */
-static int nways(const struct jstate *st, const struct dt_op *op, const struct dt_opres *o)
+static int nways(const struct jctx *c, const struct jstate *st, const struct dt_op *op,
+		 const struct dt_opres *o)
 {
 	if (op->code != OP_PAR)
-		return two_ways(st, op, o->ret[0], o->err[0]) ? 2 : 1;
-	return 4 << (two_ways(st, &op->sub[0], o->ret[0], o->err[0]) +
-		     two_ways(st, &op->sub[1], o->ret[1], o->err[1]));
+		return two_ways(c, st, op, o->ret[0], o->err[0]) ? 2 : 1;
+	return 4 << (two_ways(c, st, &op->sub[0], o->ret[0], o->err[0]) +
+		     two_ways(c, st, &op->sub[1], o->ret[1], o->err[1]));
 }
 
 /* One way op @op may have run from @from into @to. A par line's two ops, in either
@@ -706,7 +727,7 @@ static void run_seq(struct jctx *c, const struct jstate *from, struct jstate *to
 	seq >>= 2;
 	for (int k = 0; k < 2; k++) {
 		own[k] = 0;
-		if (two_ways(from, &op->sub[k], o->ret[k], o->err[k])) {
+		if (two_ways(c, from, &op->sub[k], o->ret[k], o->err[k])) {
 			own[k] = seq & 1;
 			seq >>= 1;
 		}
@@ -791,7 +812,7 @@ void dt_judge(const struct dt_script *s, const struct dt_sresult *r,
 
 		next.n = 0;
 		for (int k = 0; k < cur.n; k++) {
-			int nseq = nways(&cur.s[k], op, or);
+			int nseq = nways(&base, &cur.s[k], op, or);
 
 			events_of(&cur.s[k], or, own_event(&cur.s[k], op), &ev);
 			for (int t = 0; t < ev.n; t++)
@@ -833,7 +854,7 @@ void dt_judge(const struct dt_script *s, const struct dt_sresult *r,
 				res->first_kind = first.kind;
 			}
 			for (int k = 0; k < cur.n; k++) {
-				int nseq = nways(&cur.s[k], op, or);
+				int nseq = nways(&base, &cur.s[k], op, or);
 
 				events_of(&cur.s[k], or, own_event(&cur.s[k], op), &ev);
 				for (int q = 0; q < nseq; q++) {
