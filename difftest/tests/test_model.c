@@ -625,6 +625,35 @@ START_TEST(t_badf_and_enoent)
 }
 END_TEST
 
+/* The size an inode is read back at after an eviction: ext2 and ext4 truncate and
+ * write back without any logged size of their own (the cold review of 904dc55: a
+ * later write-back raised it to the size before the truncate); the raw device's
+ * write-back has no name of its own (it wrote past the name table) */
+START_TEST(t_size_after_evict)
+{
+	static const enum dt_fs fss[] = {FS_EXT2, FS_EXT4_ORDERED};
+	struct dt_sresult r;
+
+	for (size_t k = 0; k < sizeof(fss) / sizeof(fss[0]); k++) {
+		r = run("patched", fss[k],
+			"open d0 f0 creat\nwrite d0 12288\nfsync d0\nclose d0\n"
+			"open d0 f0 trunc\nwrite d0 100\nfsync d0\nclose d0\nevict\n"
+			"open d0 f0\nread d0 16384\n");
+		ck_assert_int_eq(r.ops[10].ret[0], 100);
+		dt_sresult_free(&r);
+		r = run("stock", fss[k],
+			"open d0 f0 creat\nwrite d0 12288\nfsync d0\nftruncate d0 4096\n"
+			"write d0 100\nfsync d0\nclose d0\nevict\nopen d0 f0\nread d0 16384\n");
+		ck_assert_int_eq(r.ops[9].ret[0], 4096);
+		dt_sresult_free(&r);
+	}
+	r = run("stock", FS_EXT2, "open d0 raw\nwrite d0 4096\nfsync d0\nopen d1 f5\nopen d2 f4\n");
+	ck_assert_int_eq(ERR(r, 3), ENOENT);
+	ck_assert_int_eq(ERR(r, 4), ENOENT);
+	dt_sresult_free(&r);
+}
+END_TEST
+
 START_TEST(t_par_outcomes)
 {
 	struct dt_batch b = parse_ok("open d0 f0 creat\nerror data f0 EIO\npar syncfs d0 ; syncfs d0\n");
@@ -936,6 +965,7 @@ int main(void)
 	tcase_add_test(tc, t_real_writeback);
 	tcase_add_test(tc, t_latest_wins_counter);
 	tcase_add_test(tc, t_badf_and_enoent);
+	tcase_add_test(tc, t_size_after_evict);
 	tcase_add_test(tc, t_par_outcomes);
 	tcase_add_test(tc, t_checker_bites_model);
 	tcase_add_test(tc, t_parse_errors);
