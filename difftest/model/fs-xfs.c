@@ -68,9 +68,11 @@ static int xfs_setsize(struct m_state *m, struct m_fd *f, long long size, struct
 		 * and the inode read in after an eviction has the size written
 		 * back (recordings/6.1/xfs/fallocate-grow-eio-evict-stock) */
 		m->dino[in->dino].size = in->disk_isize;
+		in->size_unlogged = 1;
 		return r;
 	}
 	in->disk_isize = size;
+	in->size_unlogged = 0;
 	return 0;
 }
 

@@ -59,6 +59,8 @@ struct m_inode {
 	long long size;
 	long long disk_isize; /* the size written back (xfs i_disk_size, btrfs disk_i_size):
 				 raised by writeback of the pages below the size */
+	int size_unlogged;    /* xfs: a grow whose write-out failed left the size on disk
+				 at disk_isize, raised by write-back up to the size */
 	int fail_pages; /* pages [0, fail_pages) sit on a dm error target (copy of disk_fail) */
 	uint64_t dirty[MAX_PAGES / 64]; /* dirty page-cache pages */
 	uint64_t cached[MAX_PAGES / 64];/* pages in the page cache (uptodate) */

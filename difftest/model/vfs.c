@@ -227,7 +227,7 @@ void m_writeback(struct m_state *m, int i, long long first, long long last)
 		if (end > in->disk_isize)
 			in->disk_isize = end;
 		/* a size not logged (xfs_setsize()'s failed write-out) is, up to there */
-		if (m->dino[in->dino].size < in->disk_isize)
+		if (in->size_unlogged && m->dino[in->dino].size < in->disk_isize)
 			m->dino[in->dino].size = in->disk_isize;
 		if (p < in->fail_pages) {
 			failed = 1;

@@ -643,8 +643,9 @@ START_TEST(t_size_after_evict)
 		dt_sresult_free(&r);
 		r = run("stock", fss[k],
 			"open d0 f0 creat\nwrite d0 12288\nfsync d0\nftruncate d0 4096\n"
-			"write d0 100\nfsync d0\nclose d0\nevict\nopen d0 f0\nread d0 16384\n");
-		ck_assert_int_eq(r.ops[9].ret[0], 4096);
+			"open d1 f0\nwrite d1 100\nfsync d1\nclose d0\nclose d1\nevict\n"
+			"open d0 f0\nread d0 16384\n");
+		ck_assert_int_eq(r.ops[11].ret[0], 4096);
 		dt_sresult_free(&r);
 	}
 	r = run("stock", FS_EXT2, "open d0 raw\nwrite d0 4096\nfsync d0\nopen d1 f5\nopen d2 f4\n");
