@@ -667,11 +667,17 @@ static int set_add(struct jset *set, const struct jstate *st)
 	return 0;
 }
 
-/* Whether sub-op @op's result (@ret, @err) may be an error of its own rather than a
- * report: a write, O_SYNC or not, that failed (ENOSPC...; EIO only once a fail of a
- * file's extents worked); a sync call's EIO or EROFS on a stopped filesystem (opts.stops:
- * it refuses service, and may or may not have reported what was owed: ext4 6.12's
- * fsync returns at the shutdown test, before the cursor). Then both are followed. */
+/*
+ * Whether sub-op @op's result (@ret, @err) may be an error of its own rather than a
+ * report, so that both are followed: a write, O_SYNC or not, that failed (ENOSPC...;
+ * EIO only once a fail of a file's extents worked); on a stopped filesystem
+ * (opts.stops), an EIO its file channel returns before it looks at the cursor: ext4
+ * 6.12's shutdown test at the top of ext4_sync_file() (fsync, fdatasync, msync) and of
+ * ext4_file_write_iter() (an O_SYNC write), and ext4_writepages()'s under
+ * sync_file_range's WRITE when no WAIT_BEFORE came first. Not syncfs (it advances
+ * f_sb_err after sync_filesystem() whatever that returned), not EROFS (ext4_sync_file()'s
+ * read-only path advances the cursor), not a WAIT_BEFORE (file_fdatawait_range() first).
+ */
 static int two_ways(const struct jctx *c, const struct jstate *st, const struct dt_op *op,
 		    long ret, int err)
 {
@@ -681,7 +687,7 @@ static int two_ways(const struct jctx *c, const struct jstate *st, const struct 
 		op = &op->sub[0];
 	if (op->code == OP_WRITE && ret < 0 && (err != EIO || st->real))
 		return 1;
-	if (ret >= 0 || op->fd < 0 || st->fd[op->fd] < 0)
+	if (ret >= 0 || err != EIO || op->fd < 0 || st->fd[op->fd] < 0)
 		return 0;
 	d = &st->d[(int)st->fd[op->fd]];
 	switch (op->code) {
@@ -689,9 +695,10 @@ static int two_ways(const struct jctx *c, const struct jstate *st, const struct 
 	case OP_FSYNC:
 	case OP_FDATASYNC:
 	case OP_MSYNC:
-	case OP_SFR:
-	case OP_SYNCFS:
 		return stopped(c, st, d->ino, err);
+	case OP_SFR:
+		return (op->flags & SFR_WRITE) && !(op->flags & SFR_WAIT_BEFORE) &&
+		       stopped(c, st, d->ino, err);
 	default:
 		return 0;
 	}
@@ -707,12 +714,14 @@ static int nways(const struct jctx *c, const struct jstate *st, const struct dt_
 		     two_ways(c, st, &op->sub[1], o->ret[1], o->err[1]));
 }
 
-/* One way op @op may have run from @from into @to. A par line's two ops, in either
- * order, and its errors, recorded before both or between them (not after both: each
- * op waits for the write-back it starts); a failed write, a report or its own error. */
-static void run_seq(struct jctx *c, const struct jstate *from, struct jstate *to,
-		    const struct dt_op *op, const struct dt_opres *o, const struct jevents *ev,
-		    int seq)
+/* One way op @op may have run from @from into @to: 0, or -1 where that way cannot
+ * have been. A par line's two ops, in either order (not a close before an op on its
+ * descriptor that did not fail EBADF), and its errors, recorded before both or between
+ * them (not after both: each op waits for the write-back it starts); a failed write,
+ * a report or its own error. */
+static int run_seq(struct jctx *c, const struct jstate *from, struct jstate *to,
+		   const struct dt_op *op, const struct dt_opres *o, const struct jevents *ev,
+		   int seq)
 {
 	int a, between, own[2];
 
@@ -720,11 +729,16 @@ static void run_seq(struct jctx *c, const struct jstate *from, struct jstate *to
 	if (op->code != OP_PAR) {
 		events_apply(c, to, ev);
 		op_step(c, to, op, o->ret[0], o->err[0], seq & 1);
-		return;
+		return 0;
 	}
 	a = seq & 1;
 	between = (seq >> 1) & 1;
 	seq >>= 2;
+	/* a close first takes the descriptor from the other op, which then can only
+	 * have failed EBADF: with any other result it got the file first */
+	if (op->sub[a].code == OP_CLOSE && op->sub[!a].fd == op->sub[a].fd &&
+	    !(o->ret[!a] < 0 && o->err[!a] == EBADF))
+		return -1;
 	for (int k = 0; k < 2; k++) {
 		own[k] = 0;
 		if (two_ways(c, from, &op->sub[k], o->ret[k], o->err[k])) {
@@ -738,6 +752,7 @@ static void run_seq(struct jctx *c, const struct jstate *from, struct jstate *to
 	if (between)
 		events_apply(c, to, ev);
 	op_step(c, to, &op->sub[!a], o->ret[!a], o->err[!a], own[!a]);
+	return 0;
 }
 
 static int judgeable(const struct dt_script *s, const struct dt_sresult *r,
@@ -827,7 +842,8 @@ void dt_judge(const struct dt_script *s, const struct dt_sresult *r,
 			for (int q = 0; q < nseq; q++) {
 				struct jctx x = base;
 
-				run_seq(&x, &cur.s[k], tmp, op, or, &ev, q);
+				if (run_seq(&x, &cur.s[k], tmp, op, or, &ev, q))
+					continue;
 				if (!x.bad && set_add(&next, tmp)) {
 					snprintf(res->why, sizeof(res->why),
 						 "op %d: more than %d outcomes of its races", i,
@@ -860,7 +876,8 @@ void dt_judge(const struct dt_script *s, const struct dt_sresult *r,
 				for (int q = 0; q < nseq; q++) {
 					struct jctx x = base;
 
-					run_seq(&x, &cur.s[k], tmp, op, or, &ev, q);
+					if (run_seq(&x, &cur.s[k], tmp, op, or, &ev, q))
+						continue;
 					if (set_add(&next, tmp)) {
 						snprintf(res->why, sizeof(res->why),
 							 "op %d: more than %d outcomes of its races",
