@@ -42,8 +42,15 @@ static int ext4_remount(struct m_state *m, int going_ro)
 	errseq_t since;
 	int r;
 
-	if (!going_ro)
+	if (!going_ro) {
+		/* 6.12: a metadata error recorded while read-only aborts the
+		 * journal at its first write access after this (the next create:
+		 * EIO; recordings/6.12/ext4-ordered/remount-rw-abort-*); the
+		 * model stops there, as after one read-write (ext4_meta_error()) */
+		if (m->rdonly && m->ext4_ro_meta_err)
+			m->cut = 1;
 		return 0;
+	}
 	if (!m->c.remount_since)
 		return m_sync_filesystem(m, 0);
 	since = errseq_sample(&M_BDEV(m).wb_err);
@@ -67,8 +74,12 @@ static int ext4_remount(struct m_state *m, int going_ro)
  */
 static void ext4_meta_error(struct m_state *m)
 {
-	if (m->rdonly)
-		return; /* the guest's settling create fails (EROFS): no journal access */
+	if (m->rdonly) {
+		/* the guest's settling create fails (EROFS): no journal access;
+		 * 6.12 aborts at the first one after remount rw (ext4_remount()) */
+		m->ext4_ro_meta_err = m->k->jbd2_aborts_on_bdev_err;
+		return;
+	}
 	if (m->k->jbd2_aborts_on_bdev_err)
 		m->cut = 1;
 	else

@@ -92,6 +92,9 @@ static int xfs_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, long 
 	struct m_inode *in = &m->ino[f->ino];
 	int r;
 
+	if ((mode & FALLOC_COLLAPSE_RANGE) && m->k->xfs_collapse_checks_first &&
+	    ((off | len) % PAGE || off + len >= in->size))
+		return -EINVAL;
 	if (mode & (FALLOC_PUNCH_HOLE | FALLOC_ZERO_RANGE | FALLOC_COLLAPSE_RANGE)) {
 		if ((r = write_and_wait(m, in, f->ino, off / PAGE, (off + len - 1) / PAGE)))
 			return r;

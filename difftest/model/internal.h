@@ -114,6 +114,8 @@ struct m_state {
 				       wb_err and as are sb->s_bdev->bd_inode->i_mapping's
 				       (M_BDEV()), and "open dN dev" opens it */
 	errseq_t ext4_bdev_cursor;  /* EXT4_SB(sb)->s_bdev_wb_err */
+	int ext4_ro_meta_err;       /* 6.12 ext4: a metadata error recorded while read-only,
+				       which the journal has not seen (no journal access) */
 };
 
 #define WB_FAILED_FILE 1
@@ -220,6 +222,10 @@ struct dt_line_rules {
 	/* exfat checks an O_DIRECT write's alignment first (exfat_file_write_iter())
 	 * and writes past the size directly (6.12); 6.1 fell back to buffered */
 	unsigned exfat_dio_align_first : 1;
+	/* xfs checks a collapse's alignment and range before any write-out
+	 * (6.12 xfs_falloc_collapse_range()); 6.1's xfs_file_fallocate()
+	 * flushed the range first (xfs_flush_unmap_range()) */
+	unsigned xfs_collapse_checks_first : 1;
 	/* xfs_setattr_size() writes back and waits on the page at the new size
 	 * before shrinking or keeping it (6.1 fs/xfs/xfs_iops.c:850); 6.12 does
 	 * not (its only wait is the one after, fs/xfs/xfs_iops.c:910) */

@@ -29,6 +29,8 @@ static const struct dt_line_rules lines[DT_LINE__COUNT] = {
 		/* fs/exfat/inode.c exfat_direct_IO(): past i_size_aligned, buffered */
 		.exfat_dio_align_first = 0,
 		.xfs_shrink_waits = 1,
+		/* fs/xfs/xfs_file.c xfs_file_fallocate(): xfs_flush_unmap_range() first */
+		.xfs_collapse_checks_first = 0,
 		/* fs/ext2/inode.c ext2_direct_IO(): blockdev_direct_IO() */
 		.ext2_iomap_dio = 0,
 	},
@@ -59,6 +61,10 @@ static const struct dt_line_rules lines[DT_LINE__COUNT] = {
 		.exfat_dio_align_first = 1,
 		/* fs/xfs/xfs_iops.c:873: xfs_truncate_page() only */
 		.xfs_shrink_waits = 0,
+		/* fs/xfs/xfs_file.c:927 xfs_falloc_collapse_range(): EINVAL checks,
+		 * then xfs_collapse_file_space()'s flushes
+		 * (recordings/6.12/xfs/fallocate-collapse-einval-*) */
+		.xfs_collapse_checks_first = 1,
 		/* fs/ext2/file.c:166 ext2_dio_read_iter(): iomap_dio_rw()
 		 * (recordings/6.12/ext2/odirect-read-eof-*) */
 		.ext2_iomap_dio = 1,
