@@ -19,6 +19,26 @@ target() { "$C" "$@"; }
 . "$here/../../scripts/tests/cmdcheck.sh"
 
 case "$case_" in
+save-cases)
+	# a campaign's minimal cases join the kept ones (cases/KERNEL-CONTRACT-FS.dt): the
+	# scripts already there stay with their comments, a new name is appended with its
+	# own, a name kept already is not added twice
+	. "$here/../lib.sh"
+	printf '# kept: why\nscript a.1\nfsync d0\nend\n' >"$t/dst.dt"
+	printf '# found: b\nscript b.2\nopen d0 f0\nend\n# found: a again\nscript a.1\nsync\nend\n' >"$t/src.dt"
+	dt_save_case "$t/src.dt" "$t/dst.dt" || fail "dt_save_case failed"
+	want='# kept: why
+script a.1
+fsync d0
+end
+# found: b
+script b.2
+open d0 f0
+end'
+	[ "$(cat "$t/dst.dt")" = "$want" ] || fail "cases merged wrong: $(cat "$t/dst.dt")"
+	dt_save_case "$t/src.dt" "$t/new.dt" && cmp -s "$t/src.dt" "$t/new.dt" ||
+		fail "a new cases file is not the campaign's"
+	;;
 guests-zero)
 	# --help promises 2 for a usage error, and says what is wrong
 	run 2 --guests 0
