@@ -616,7 +616,7 @@ if [ "$save" = 1 ] && [ -z "$bug" ]; then
 	for f in "$out"/cases-*.dt; do
 		[ -s "$f" ] || continue
 		base=$(basename "$f" .dt)
-		cp "$f" "$cases_dir/${base#cases-}.dt"
+		dt_save_case "$f" "$cases_dir/${base#cases-}.dt"
 	done
 fi
 

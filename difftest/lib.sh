@@ -174,6 +174,18 @@ dt_boot() {
 #   guest-failed    KERNEL's guest run failed (boot, time out): no results
 # campaign.sh writes them into campaign.info (failures=), difftest report says them.
 DT_FAILURES=
+# dt_save_case SRC DST: a campaign's minimal cases (SRC, script blocks with the comment
+# lines before each) joined to the kept ones (DST): a script whose name DST has already
+# is left out, the others are appended with their comments; DST made when absent.
+dt_save_case() {
+	[ -f "$2" ] || { cp "$1" "$2"; return; }
+	awk 'FNR == NR { if ($1 == "script") have[$2] = 1; next }
+	     /^#/ || /^[ \t]*$/ { pend = pend $0 "\n"; next }
+	     $1 == "script" { keep = !($2 in have); if (keep) printf "%s", pend; pend = "" }
+	     keep { print }' "$2" "$1" >"$2.new" &&
+		cat "$2.new" >>"$2" && rm -f "$2.new"
+}
+
 dt_fail() { DT_FAILURES="${DT_FAILURES:+$DT_FAILURES }$1"; }
 
 # dt_judge DT OUT KERNEL CONTRACT CFULL OWN BUG FS...
