@@ -41,7 +41,7 @@
 #   --out DIR           default: $LIBERRSEQ_CACHE/difftest/campaign
 #   --report FILE       Markdown report (default: OUT/report.md); the same as JSON next to
 #                       it, FILE without .md plus .json (difftest report writes both)
-#   --save-cases        copy minimal divergent scripts to difftest/cases/ (default unless --ci;
+#   --save-cases        add minimal divergent scripts to difftest/cases/, beside the kept ones (default unless --ci;
 #                       installed: to OUT/cases/)
 #   --build DIR         cmake build tree holding difftest/difftest and difftest/dtguest
 #                       (default: configure and build one under $LIBERRSEQ_CACHE/difftest;
