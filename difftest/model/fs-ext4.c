@@ -9,6 +9,31 @@
 #include "internal.h"
 
 /*
+ * A journal commit under data=journal: jbd2 marks the data buffers it journaled
+ * dirty for their checkpoint (__jbd2_journal_unfile_buffer(): jbddirty ->
+ * mark_buffer_dirty()), so their pages are tagged dirty in the page cache until
+ * written home (recordings/6.1/ext4-journal/journal-commit-tags-*). A commit is
+ * the whole transaction: every inode's.
+ */
+static void ext4_commit(struct m_state *m)
+{
+	if (!m->fsr->journal_data)
+		return;
+	for (int i = 0; i < MAX_INODES; i++)
+		for (int k = 0; k < MAX_PAGES / 64; k++) {
+			m->ino[i].jtag[k] |= m->ino[i].jpend[k];
+			m->ino[i].jpend[k] = 0;
+		}
+}
+
+/* ->sync_fs: jbd2 commits (sync_fs_one_sb(), syncfs's sync_filesystem()) */
+static int ext4_sync_fs(struct m_state *m)
+{
+	ext4_commit(m);
+	return 0;
+}
+
+/*
  * fs/ext4/fsync.c ext4_sync_file(): file_write_and_wait_range() ->
  * file_check_and_advance_wb_err(); patched: file_check_and_advance_md_wb_err()
  * at its end, which its "goto out" on a data error reaches too.
@@ -20,6 +45,9 @@ static int ext4_sync_file(struct m_state *m, struct m_fd *f, long long first, lo
 
 	m_writeback(m, f->ino, first, last);
 	ret = m_file_check_and_advance_wb_err(m, f, w);
+	/* then, with no data error, data=journal's ext4_force_commit() */
+	if (!ret)
+		ext4_commit(m);
 	if (m->c.md_cursor) {
 		int err = m_file_check_and_advance_md_wb_err(m, f, w);
 
@@ -94,6 +122,15 @@ static int any_dirty(const struct m_inode *in)
 	return 0;
 }
 
+/* data=journal: a page a commit tagged dirty (ext4_commit()) */
+static int any_tagged(const struct m_inode *in)
+{
+	for (int i = 0; i < MAX_PAGES / 64; i++)
+		if (in->jtag[i])
+			return 1;
+	return 0;
+}
+
 /*
  * Write back and wait on pages [first, last] before changing the layout:
  * stock, filemap_write_and_wait_range() (mm/filemap.c), whose
@@ -140,9 +177,10 @@ static int ext4_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, long
 	if (mode & FALLOC_PUNCH_HOLE) {
 		/* fs/ext4/inode.c ext4_punch_hole(): the write-out only when the
 		 * mapping has a dirty page anywhere (mapping_tagged DIRTY); under
-		 * data=journal a write() tags none (journal_data), so it never
-		 * waits there (recordings/6.1/ext4-journal/fallocate-punch-patched) */
-		if (!m->fsr->journal_data && any_dirty(in) &&
+		 * data=journal a write() tags none (journal_data), only a commit
+		 * does (ext4_commit(); recordings/6.1/ext4-journal/
+		 * fallocate-punch-patched, journal-commit-tags-*) */
+		if ((m->fsr->journal_data ? any_tagged(in) : any_dirty(in)) &&
 		    (r = falloc_wait(m, f, off / PAGE, (off + len - 1) / PAGE, w)))
 			return r;
 		if (off >= in->size)
@@ -159,6 +197,7 @@ static int ext4_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, long
 		 * page changed is dropped */
 		if ((off | len) % PAGE)
 			return -EINVAL;
+		ext4_commit(m);
 		if (mode & FALLOC_COLLAPSE_RANGE) {
 			if (off + len >= in->size)
 				return -EINVAL;
@@ -177,10 +216,13 @@ static int ext4_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, long
 		}
 		return 0;
 	}
-	if (mode & FALLOC_ZERO_RANGE)
-		/* ext4_zero_range(): no write-out; the whole blocks inside are
-		 * dropped from the page cache (dirty ones unwritten) */
+	if (mode & FALLOC_ZERO_RANGE) {
+		/* ext4_zero_range(): data=journal's ext4_force_commit() first;
+		 * no write-out; the whole blocks inside are dropped from the
+		 * page cache (dirty ones unwritten) */
+		ext4_commit(m);
 		m_drop_pages(in, (off + PAGE - 1) / PAGE, (off + len) / PAGE - 1);
+	}
 	/* preallocation and zero range: the size grows unless KEEP_SIZE */
 	if (!(mode & FALLOC_KEEP_SIZE) && off + len > in->size)
 		m_set_size(m, in, off + len);
@@ -228,7 +270,7 @@ static long long ext4_dio_read(struct m_state *m, struct m_fd *f, long long len)
 		.remount = ext4_remount, .fsync = ext4_sync_file,              \
 		.fallocate = ext4_fallocate, .dio_write = ext4_dio_write,      \
 		.dio_read = ext4_dio_read, .mount = ext4_mount,                \
-		.meta_error = ext4_meta_error,                                 \
+		.meta_error = ext4_meta_error, .sync_fs = ext4_sync_fs,        \
 	}
 
 const struct dt_fs_rules dt_fs_ext4_ordered = EXT4_RULES("ordered", 0);

@@ -63,6 +63,10 @@ struct m_inode {
 				 at disk_isize, raised by write-back up to the size */
 	int fail_pages; /* pages [0, fail_pages) sit on a dm error target (copy of disk_fail) */
 	uint64_t dirty[MAX_PAGES / 64]; /* dirty page-cache pages */
+	uint64_t jpend[MAX_PAGES / 64]; /* data=journal: pages journaled since the last
+					   commit (the page cache not tagged dirty) */
+	uint64_t jtag[MAX_PAGES / 64];  /* data=journal: pages a commit tagged dirty for
+					   their checkpoint, until written home */
 	uint64_t cached[MAX_PAGES / 64];/* pages in the page cache (uptodate) */
 	int bdev;       /* a block device's inode (model/bdev.c): no name, never evicted,
 			   not one of the filesystem's files */

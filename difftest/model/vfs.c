@@ -218,6 +218,8 @@ void m_writeback(struct m_state *m, int i, long long first, long long last)
 		uint64_t bit = 1ULL << (p % 64);
 		long long end;
 
+		/* data=journal: a page a commit tagged goes home */
+		in->jtag[p / 64] &= ~bit;
 		if (!(in->dirty[p / 64] & bit))
 			continue;
 		in->dirty[p / 64] &= ~bit;
@@ -318,6 +320,8 @@ void m_drop_pages(struct m_inode *in, long long first, long long last)
 
 		in->dirty[p / 64] &= ~bit;
 		in->cached[p / 64] &= ~bit;
+		in->jpend[p / 64] &= ~bit;
+		in->jtag[p / 64] &= ~bit;
 	}
 }
 
@@ -348,6 +352,8 @@ long long m_buffered_write(struct m_state *m, struct m_fd *f, long long len)
 			break;
 		in->dirty[p / 64] |= bit;
 		in->cached[p / 64] |= bit;
+		if (m->fsr->journal_data)
+			in->jpend[p / 64] |= bit;
 		done += to - from;
 	}
 	f->pos += done;
