@@ -292,6 +292,26 @@ START_TEST(t_stops)
 }
 END_TEST
 
+/* After the journal aborts, the first handle ext4 starts gets EROFS (and shuts the
+ * filesystem down): sync_file_range's WRITE in ext4_writepages() returns it before
+ * any wait, so the data error is still owed to the WAIT_BEFORE after it (the cold
+ * review of ee892ed); fsync's EROFS came after its cursor: a report */
+START_TEST(t_stops_sfr_erofs)
+{
+	const char *dt = "script t\nopen d0 f0 creat\nwrite d0\nerror data d0 ENOSPC\n"
+			 "error meta EIO\nsfr d0 WRITE|WAIT_AFTER 0 0\nsfr d0 WAIT_BEFORE 0 0\n"
+			 "end\n";
+	const char *log = "DT S t trace\nDT R 0 0 0\nDT R 1 4096 0\nDT R 2 0 0\nDT R 3 0 0\n"
+			  "DT R 4 -1 EROFS\nDT R 5 -1 ENOSPC\nDT E t\n";
+	const char *dt2 = "script t\nopen d0 f0 creat\nwrite d0\nerror data d0 ENOSPC\n"
+			  "error meta EIO\nfsync d0\nsfr d0 WAIT_BEFORE 0 0\nend\n";
+	struct dt_judge_opts stops = {.stops = 1};
+
+	clean(judge_o(dt, log, &stops));
+	breaks(judge_o(dt2, log, &stops), 5, DT_JUDGE_REPEAT);
+}
+END_TEST
+
 /* No writeback (tmpfs): fsync has nothing to fail; syncfs still tells */
 START_TEST(t_no_writeback)
 {
@@ -614,6 +634,7 @@ int main(void)
 	tcase_add_test(tc, t_cycle);
 	tcase_add_test(tc, t_meta);
 	tcase_add_test(tc, t_stops);
+	tcase_add_test(tc, t_stops_sfr_erofs);
 	tcase_add_test(tc, t_no_writeback);
 	tcase_add_test(tc, t_failed_injection);
 	tcase_add_test(tc, t_names);
