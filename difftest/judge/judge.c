@@ -671,12 +671,14 @@ static int set_add(struct jset *set, const struct jstate *st)
  * Whether sub-op @op's result (@ret, @err) may be an error of its own rather than a
  * report, so that both are followed: a write, O_SYNC or not, that failed (ENOSPC...;
  * EIO only once a fail of a file's extents worked); on a stopped filesystem
- * (opts.stops), an EIO its file channel returns before it looks at the cursor: ext4
- * 6.12's shutdown test at the top of ext4_sync_file() (fsync, fdatasync, msync) and of
- * ext4_file_write_iter() (an O_SYNC write), and ext4_writepages()'s under
- * sync_file_range's WRITE when no WAIT_BEFORE came first. Not syncfs (it advances
- * f_sb_err after sync_filesystem() whatever that returned), not EROFS (ext4_sync_file()'s
- * read-only path advances the cursor), not a WAIT_BEFORE (file_fdatawait_range() first).
+ * (opts.stops), an error its file channel returns before it looks at the cursor: ext4
+ * 6.12's shutdown test at the top of ext4_sync_file() (fsync, fdatasync, msync: EIO)
+ * and of ext4_file_write_iter() (an O_SYNC write: EIO), and ext4_writepages()'s under
+ * sync_file_range's WRITE when no WAIT_BEFORE came first (EIO, or EROFS from the first
+ * handle after the abort). Not syncfs (it advances f_sb_err after sync_filesystem()
+ * whatever that returned), not fsync's EROFS (its write-out failed inside
+ * file_write_and_wait_range(), which then advanced the cursor), not a WAIT_BEFORE
+ * (file_fdatawait_range() first).
  */
 static int two_ways(const struct jctx *c, const struct jstate *st, const struct dt_op *op,
 		    long ret, int err)
@@ -687,7 +689,7 @@ static int two_ways(const struct jctx *c, const struct jstate *st, const struct 
 		op = &op->sub[0];
 	if (op->code == OP_WRITE && ret < 0 && (err != EIO || st->real))
 		return 1;
-	if (ret >= 0 || err != EIO || op->fd < 0 || st->fd[op->fd] < 0)
+	if (ret >= 0 || op->fd < 0 || st->fd[op->fd] < 0)
 		return 0;
 	d = &st->d[(int)st->fd[op->fd]];
 	switch (op->code) {
@@ -695,7 +697,7 @@ static int two_ways(const struct jctx *c, const struct jstate *st, const struct 
 	case OP_FSYNC:
 	case OP_FDATASYNC:
 	case OP_MSYNC:
-		return stopped(c, st, d->ino, err);
+		return err == EIO && stopped(c, st, d->ino, err);
 	case OP_SFR:
 		return (op->flags & SFR_WRITE) && !(op->flags & SFR_WAIT_BEFORE) &&
 		       stopped(c, st, d->ino, err);
