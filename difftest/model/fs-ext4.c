@@ -41,12 +41,14 @@ static int ext4_sync_fs(struct m_state *m)
 static int ext4_sync_file(struct m_state *m, struct m_fd *f, long long first, long long last,
 			  struct out *w)
 {
-	int ret;
+	int ret = 0;
 
-	m_writeback(m, f->ino, first, last);
+	/* read-only: no write-out and no commit, the cursor at "out" */
+	if (!m->rdonly)
+		m_writeback(m, f->ino, first, last);
 	ret = m_file_check_and_advance_wb_err(m, f, w);
 	/* then, with no data error, data=journal's ext4_force_commit() */
-	if (!ret)
+	if (!ret && !m->rdonly)
 		ext4_commit(m);
 	if (m->c.md_cursor) {
 		int err = m_file_check_and_advance_md_wb_err(m, f, w);
@@ -70,15 +72,8 @@ static int ext4_remount(struct m_state *m, int going_ro)
 	errseq_t since;
 	int r;
 
-	if (!going_ro) {
-		/* 6.12: a metadata error recorded while read-only aborts the
-		 * journal at its first write access after this (the next create:
-		 * EIO; recordings/6.12/ext4-ordered/remount-rw-abort-*); the
-		 * model stops there, as after one read-write (ext4_meta_error()) */
-		if (m->rdonly && m->ext4_ro_meta_err)
-			m->cut = 1;
+	if (!going_ro)
 		return 0;
-	}
 	if (!m->c.remount_since)
 		return m_sync_filesystem(m, 0);
 	since = errseq_sample(&M_BDEV(m).wb_err);
@@ -104,7 +99,7 @@ static void ext4_meta_error(struct m_state *m)
 {
 	if (m->rdonly) {
 		/* the guest's settling create fails (EROFS): no journal access;
-		 * 6.12 aborts at the first one after remount rw (ext4_remount()) */
+		 * 6.12 aborts at the first one after remount rw (m_op_remount()) */
 		m->ext4_ro_meta_err = m->k->jbd2_aborts_on_bdev_err;
 		return;
 	}
@@ -186,7 +181,16 @@ static int ext4_fallocate(struct m_state *m, struct m_fd *f, unsigned mode, long
 		if (off >= in->size)
 			return 0;
 		/* truncate_pagecache_range() of the whole blocks inside; the
-		 * partial ones are zeroed in place */
+		 * partial ones are zeroed in place, data=journal journaling them
+		 * (ext4_zero_partial_blocks(); journal-commit-tags-more-*) */
+		if (m->fsr->journal_data) {
+			long long end = off + len < in->size ? off + len : in->size;
+
+			if (off % PAGE)
+				in->jpend[off / PAGE / 64] |= 1ULL << (off / PAGE % 64);
+			if (end % PAGE && end / PAGE < MAX_PAGES)
+				in->jpend[end / PAGE / 64] |= 1ULL << (end / PAGE % 64);
+		}
 		m_drop_pages(in, (off + PAGE - 1) / PAGE, (off + len) / PAGE - 1);
 		return 0;
 	}

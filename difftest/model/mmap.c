@@ -61,8 +61,12 @@ void m_op_mwrite(struct m_state *m, const struct dt_op *op, struct out *w)
 			return;
 		}
 		in->dirty[p / 64] |= bit;
-		if (m->fsr->journal_data)
+		/* data=journal: ext4_page_mkwrite() journals the page and the
+		 * fault tags it dirty at once (ext4_journalled_dirty_folio()) */
+		if (m->fsr->journal_data) {
 			in->jpend[p / 64] |= bit;
+			in->jtag[p / 64] |= bit;
+		}
 		in->cached[p / 64] |= bit;
 	}
 	m_put(w, 0, 0);

@@ -38,6 +38,12 @@ void m_op_remount(struct m_state *m, const struct dt_op *op, struct out *w)
 		m_fail(w, -r);
 		return;
 	}
+	/* 6.12 ext4: a metadata error recorded while read-only aborts the
+	 * journal at its first write access after the remount rw (the next
+	 * create: EIO; recordings/6.12/ext4-ordered/remount-rw-abort-*): the
+	 * model stops there, as after one read-write (ext4_meta_error()) */
+	if (!ro && m->rdonly && m->ext4_ro_meta_err)
+		m->cut = 1;
 	m->rdonly = ro;
 	m_put(w, 0, 0);
 }
@@ -70,6 +76,9 @@ void m_op_cycle(struct m_state *m, const struct dt_op *op, struct out *w)
 	/* mount: a new super_block (alloc_super(): s_wb_err 0), read-write */
 	m->s_wb_err = 0;
 	m->rdonly = 0;
+	/* the new journal samples the device's error (6.12 journal_init_common()
+	 * -> jbd2_init_fs_dev_write_error()): no abort for an older one */
+	m->ext4_ro_meta_err = 0;
 	/* patched (mount_forgets, 0008): set_bdev_super() ->
 	 * bdev_forget_wb_err(): errseq_check_and_advance() from 0 marks an
 	 * unseen error seen; filemap_check_errors() clears the flags */
@@ -99,6 +108,9 @@ void m_op_evict(struct m_state *m, const struct dt_op *op, struct out *w)
 	m_writeback_all(m);
 	if (m->fsr->sync_fs)
 		m->fsr->sync_fs(m); /* sync(2): sync_fs_one_sb(), result ignored */
+	/* the second sync(2) (and POSIX_FADV_DONTNEED) writes home what the
+	 * first one's commit tagged (data=journal: ext4_commit()) */
+	m_writeback_all(m);
 	/* sync(2)'s sync_bdevs(); drop_caches also runs over the bdev
 	 * pseudo-filesystem: the raw device's clean pages go (the guest
 	 * also fadvises it), its inode stays */

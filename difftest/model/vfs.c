@@ -725,8 +725,7 @@ void m_op_open(struct m_state *m, const struct dt_op *op, struct out *w)
 		}
 	} else if (op->flags & OPEN_TRUNC) {
 		/* truncate_pagecache(): dirty pages go, unwritten; blocks freed */
-		memset(m->ino[i].dirty, 0, sizeof(m->ino[i].dirty));
-		memset(m->ino[i].cached, 0, sizeof(m->ino[i].cached));
+		m_drop_pages(&m->ino[i], 0, MAX_PAGES - 1);
 		m->ino[i].size = 0;
 		m->ino[i].fail_pages = 0;
 		m->dino[m->ino[i].dino].fail_pages = 0;
