@@ -38,6 +38,18 @@ end'
 	[ "$(cat "$t/dst.dt")" = "$want" ] || fail "cases merged wrong: $(cat "$t/dst.dt")"
 	dt_save_case "$t/src.dt" "$t/new.dt" && cmp -s "$t/src.dt" "$t/new.dt" ||
 		fail "a new cases file is not the campaign's"
+	# (the second cold review) a kept file without its last newline, a comment inside
+	# a script, another script under a kept name (a campaign of the same seed later),
+	# an empty kept file; the kept file replaced whole, no .new left
+	printf '# kept\nscript a.1\nfsync d0\nend' >"$t/dst2.dt"
+	printf 'script c.3\n# inside\nsync\nend\nscript a.1\nsyncfs d0\nend\n# trailing\n' >"$t/src2.dt"
+	dt_save_case "$t/src2.dt" "$t/dst2.dt" || fail "dt_save_case failed"
+	printf '# kept\nscript a.1\nfsync d0\nend\nscript c.3\n# inside\nsync\nend\nscript a.1.2\nsyncfs d0\nend\n' >"$t/want2"
+	cmp -s "$t/dst2.dt" "$t/want2" || fail "cases merged wrong: $(cat -A "$t/dst2.dt")"
+	[ ! -e "$t/dst2.dt.new" ] || fail "dt_save_case left $t/dst2.dt.new"
+	: >"$t/empty.dt"
+	dt_save_case "$t/src.dt" "$t/empty.dt" && cmp -s "$t/src.dt" "$t/empty.dt" ||
+		fail "an empty kept file did not take the campaign's cases: $(cat "$t/empty.dt")"
 	;;
 guests-zero)
 	# --help promises 2 for a usage error, and says what is wrong
