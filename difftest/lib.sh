@@ -174,16 +174,31 @@ dt_boot() {
 #   guest-failed    KERNEL's guest run failed (boot, time out): no results
 # campaign.sh writes them into campaign.info (failures=), difftest report says them.
 DT_FAILURES=
-# dt_save_case SRC DST: a campaign's minimal cases (SRC, script blocks with the comment
-# lines before each) joined to the kept ones (DST): a script whose name DST has already
-# is left out, the others are appended with their comments; DST made when absent.
+# dt_save_case SRC DST: a campaign's minimal cases (SRC: script blocks, each with the
+# comment lines before it) joined to the kept ones (DST, made when absent or empty): a
+# script DST has already, line for line, is left out; another one under a kept name is
+# added as NAME.2 (.3, ...); the comments inside a script stay in it. DST is replaced
+# whole (a temporary file moved over it).
 dt_save_case() {
-	[ -f "$2" ] || { cp "$1" "$2"; return; }
-	awk 'FNR == NR { if ($1 == "script") have[$2] = 1; next }
-	     /^#/ || /^[ \t]*$/ { pend = pend $0 "\n"; next }
-	     $1 == "script" { keep = !($2 in have); if (keep) printf "%s", pend; pend = "" }
-	     keep { print }' "$2" "$1" >"$2.new" &&
-		cat "$2.new" >>"$2" && rm -f "$2.new"
+	[ -s "$2" ] || { cp "$1" "$2"; return; }
+	awk -v dst="$2" '
+	function name_free(n,   k) { k = 2; while ((n "." k) in have) k++; return n "." k }
+	FILENAME == dst {
+		print
+		if ($1 == "script") { cur = $2; have[cur] = 1; body[cur] = "" }
+		else if (cur != "") { body[cur] = body[cur] $0 "\n"; if ($1 == "end") cur = "" }
+		next
+	}
+	cur == "" && $1 != "script" { pend = pend $0 "\n"; next }
+	$1 == "script" { cur = $2; blk = ""; next }
+	{ blk = blk $0 "\n" }
+	$1 == "end" {
+		if (!(cur in have)) { n = cur }
+		else if (body[cur] != blk) { n = name_free(cur) }
+		else { n = "" }
+		if (n != "") { printf "%sscript %s\n%s", pend, n, blk; have[n] = 1; body[n] = blk }
+		pend = ""; cur = ""
+	}' "$2" "$1" >"$2.new" && mv "$2.new" "$2"
 }
 
 dt_fail() { DT_FAILURES="${DT_FAILURES:+$DT_FAILURES }$1"; }

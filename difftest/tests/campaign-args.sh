@@ -22,10 +22,11 @@ case "$case_" in
 save-cases)
 	# a campaign's minimal cases join the kept ones (cases/KERNEL-CONTRACT-FS.dt): the
 	# scripts already there stay with their comments, a new name is appended with its
-	# own, a name kept already is not added twice
+	# own, a script kept already is not added twice, another one under a kept name is
+	# added under a name of its own
 	. "$here/../lib.sh"
 	printf '# kept: why\nscript a.1\nfsync d0\nend\n' >"$t/dst.dt"
-	printf '# found: b\nscript b.2\nopen d0 f0\nend\n# found: a again\nscript a.1\nsync\nend\n' >"$t/src.dt"
+	printf '# found: b\nscript b.2\nopen d0 f0\nend\n# found: a again\nscript a.1\nfsync d0\nend\n# found: another a\nscript a.1\nsync\nend\n' >"$t/src.dt"
 	dt_save_case "$t/src.dt" "$t/dst.dt" || fail "dt_save_case failed"
 	want='# kept: why
 script a.1
@@ -34,6 +35,10 @@ end
 # found: b
 script b.2
 open d0 f0
+end
+# found: another a
+script a.1.2
+sync
 end'
 	[ "$(cat "$t/dst.dt")" = "$want" ] || fail "cases merged wrong: $(cat "$t/dst.dt")"
 	dt_save_case "$t/src.dt" "$t/new.dt" && cmp -s "$t/src.dt" "$t/new.dt" ||
