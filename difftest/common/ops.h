@@ -63,9 +63,10 @@ int dt_check_op(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op *op, 
 #define DT_GEN_FDS 6   /* d0 .. d5 */
 /*
  * The most steps (gen -o) a random script takes. A step prints one line, but a
- * cycle first closes (and munmaps) every open descriptor, and a close munmaps
- * first: each such extra line undoes an earlier step's open, dup or mmap, so N
- * steps print at most 2N - 1 lines, within the DT_MAX_OPS a script holds.
+ * cycle and most evicts first close (and munmap) every open descriptor, and a
+ * close munmaps first: each such extra line undoes an earlier step's open, dup
+ * or mmap (a par line's too), so N steps print at most 2N - 1 lines, within the
+ * DT_MAX_OPS a script holds.
  */
 #define DT_GEN_MAX_OPS (DT_MAX_OPS / 2)
 
