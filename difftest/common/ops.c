@@ -402,18 +402,24 @@ static int gen_unlink(struct dt_gen *g)
 
 /* ---- evict, sync ---- */
 
-/* three times in four every descriptor closed first (munmap as needed): an
- * inode with an error no one has seen then leaves memory (keep_unseen) */
+/* every open descriptor closed (its mapping removed first) */
+static void gen_close_all(struct dt_gen *g)
+{
+	for (int i = 0; i < DT_GEN_FDS; i++)
+		if (g->open[i]) {
+			if (g->mapped[i])
+				fprintf(g->f, "munmap d%d\n", i);
+			fprintf(g->f, "close d%d\n", i);
+			g->open[i] = g->mapped[i] = 0;
+		}
+}
+
+/* three times in four every descriptor closed first: an inode with an error
+ * no one has seen then leaves memory (keep_unseen) */
 static int gen_evict(struct dt_gen *g)
 {
 	if (dt_gen_rnd(g, 4))
-		for (int i = 0; i < DT_GEN_FDS; i++)
-			if (g->open[i]) {
-				if (g->mapped[i])
-					fprintf(g->f, "munmap d%d\n", i);
-				fprintf(g->f, "close d%d\n", i);
-				g->open[i] = g->mapped[i] = 0;
-			}
+		gen_close_all(g);
 	fprintf(g->f, "evict\n");
 	return 1;
 }
@@ -783,13 +789,7 @@ static int check_cycle(struct dt_pctx *c, struct dt_vstate *v, const struct dt_o
 /* umount + mount: every descriptor closed first */
 static int gen_cycle(struct dt_gen *g)
 {
-	for (int i = 0; i < DT_GEN_FDS; i++)
-		if (g->open[i]) {
-			if (g->mapped[i])
-				fprintf(g->f, "munmap d%d\n", i);
-			fprintf(g->f, "close d%d\n", i);
-			g->open[i] = g->mapped[i] = 0;
-		}
+	gen_close_all(g);
 	fprintf(g->f, "cycle\n");
 	return 1;
 }
