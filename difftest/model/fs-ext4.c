@@ -41,7 +41,7 @@ static int ext4_sync_fs(struct m_state *m)
 static int ext4_sync_file(struct m_state *m, struct m_fd *f, long long first, long long last,
 			  struct out *w)
 {
-	int ret = 0;
+	int ret;
 
 	/* read-only: no write-out and no commit, the cursor at "out" */
 	if (!m->rdonly)
@@ -66,13 +66,23 @@ static int ext4_sync_file(struct m_state *m, struct m_fd *f, long long first, lo
  * an error no one has seen), the AS flags left alone; an error it reports is
  * then marked seen, so that it fails this remount only.
  */
-static int ext4_remount(struct m_state *m, int going_ro)
+static int ext4_remount(struct m_state *m, int ro)
 {
 	unsigned keep = M_BDEV(m).as;
 	errseq_t since;
 	int r;
 
-	if (!going_ro)
+	if (!ro) {
+		/* 6.12: a metadata error recorded while read-only aborts the
+		 * journal at its first write access after the remount rw (the
+		 * next create: EIO; recordings/6.12/ext4-ordered/
+		 * remount-rw-abort-*): the model stops there, as after one
+		 * read-write (ext4_meta_error()) */
+		if (m->rdonly && m->ext4_ro_meta_err)
+			m->cut = 1;
+		return 0;
+	}
+	if (m->rdonly)
 		return 0;
 	if (!m->c.remount_since)
 		return m_sync_filesystem(m, 0);
@@ -99,7 +109,7 @@ static void ext4_meta_error(struct m_state *m)
 {
 	if (m->rdonly) {
 		/* the guest's settling create fails (EROFS): no journal access;
-		 * 6.12 aborts at the first one after remount rw (m_op_remount()) */
+		 * 6.12 aborts at the first one after remount rw (ext4_remount()) */
 		m->ext4_ro_meta_err = m->k->jbd2_aborts_on_bdev_err;
 		return;
 	}

@@ -20,9 +20,9 @@ static int xfs_file_fsync(struct m_state *m, struct m_fd *f, long long first, lo
 
 /* fs/xfs/xfs_super.c xfs_remount_ro() (going read-only only):
  * sync_filesystem()'s error fails the remount */
-static int xfs_remount(struct m_state *m, int going_ro)
+static int xfs_remount(struct m_state *m, int ro)
 {
-	return going_ro ? m_sync_filesystem(m, 0) : 0;
+	return ro && !m->rdonly ? m_sync_filesystem(m, 0) : 0;
 }
 
 /* mm/filemap.c filemap_write_and_wait_range() of pages [first, last] */

@@ -181,9 +181,10 @@ struct dt_fs_rules {
 	/* ->fallocate (after vfs_fallocate()'s checks); NULL: none (EOPNOTSUPP) */
 	int (*fallocate)(struct m_state *m, struct m_fd *f, unsigned mode, long long off,
 			 long long len, struct out *w);
-	/* a remount's reconfigure (@going_ro: read-write to read-only): 0 or the
-	 * error that fails it; NULL: nothing is synced (tmpfs) */
-	int (*remount)(struct m_state *m, int going_ro);
+	/* a remount's reconfigure (@ro: the mode asked; m->rdonly is still the
+	 * mode it was in): 0 or the error that fails it; NULL: nothing is
+	 * synced (tmpfs) */
+	int (*remount)(struct m_state *m, int ro);
 	/* at mount, after the generic set-up: the filesystem's own readers of
 	 * the bdev error (ext4 samples it); NULL: none */
 	void (*mount)(struct m_state *m);
@@ -336,7 +337,7 @@ int m_generic_file_fsync(struct m_state *m, struct m_fd *f, long long first, lon
 			 struct out *w);
 int m_sb_errs(struct m_state *m, struct m_fd *f);
 int m_sync_filesystem(struct m_state *m, int syncfs);
-int m_remount_sync_ignored(struct m_state *m, int going_ro);
+int m_remount_sync_ignored(struct m_state *m, int ro);
 /* truncate_pagecache_range(): drop pages [first, last], dirty ones unwritten */
 void m_drop_pages(struct m_inode *in, long long first, long long last);
 /* the inode's size changed (the on-disk size follows while it has a name) */

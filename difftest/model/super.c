@@ -33,17 +33,11 @@ void m_op_remount(struct m_state *m, const struct dt_op *op, struct out *w)
 				return;
 			}
 	}
-	r = m->fsr->remount ? m->fsr->remount(m, ro && !m->rdonly) : 0;
+	r = m->fsr->remount ? m->fsr->remount(m, ro) : 0;
 	if (r) {
 		m_fail(w, -r);
 		return;
 	}
-	/* 6.12 ext4: a metadata error recorded while read-only aborts the
-	 * journal at its first write access after the remount rw (the next
-	 * create: EIO; recordings/6.12/ext4-ordered/remount-rw-abort-*): the
-	 * model stops there, as after one read-write (ext4_meta_error()) */
-	if (!ro && m->rdonly && m->ext4_ro_meta_err)
-		m->cut = 1;
 	m->rdonly = ro;
 	m_put(w, 0, 0);
 }

@@ -645,9 +645,9 @@ int m_sync_filesystem(struct m_state *m, int syncfs)
 /* ext2, fat, exfat, btrfs: every remount starts with sync_filesystem() and
  * drops its result (ext2_remount(), fat_remount(), exfat_reconfigure(),
  * btrfs_remount()): the flags it consumes are lost */
-int m_remount_sync_ignored(struct m_state *m, int going_ro)
+int m_remount_sync_ignored(struct m_state *m, int ro)
 {
-	(void)going_ro;
+	(void)ro;
 	m_sync_filesystem(m, 0);
 	return 0;
 }
