@@ -471,6 +471,18 @@ static int pred_differ(const struct dt_sresult *a, const struct dt_sresult *b, i
 	return 0;
 }
 
+/* @text (one script) parsed into @b, or exit 2: the generator made a bad script */
+static void gen_parse(const char *text, struct dt_batch *b)
+{
+	char err[256];
+
+	if (dt_parse(text, "(gen)", b, err, sizeof(err))) {
+		fprintf(stderr, "difftest gen: the generator made a script that does not parse: "
+			"%s\n", err);
+		exit(2);
+	}
+}
+
 /*
  * The generator's eyes (common/ops.h, dt_gen.look): the script so far through
  * the model, on gen's filesystem, under the stock contract of -c's line (what
@@ -480,16 +492,12 @@ static int gen_look(void *ctx, const char *text, struct dt_gen_view *v)
 {
 	struct dt_contract c;
 	struct dt_batch b;
-	char err[256], *whole;
+	char *whole;
 
 	(void)ctx;
 	if (asprintf(&whole, "%send\n", text) < 0)
 		abort();
-	if (dt_parse(whole, "(gen)", &b, err, sizeof(err))) {
-		fprintf(stderr, "difftest gen: the generator made a script that does not parse: "
-			"%s\n", err);
-		exit(2);
-	}
+	gen_parse(whole, &b);
 	free(whole);
 	dt_contract_stock(&c);
 	c.line = contract.line;
@@ -505,18 +513,6 @@ static void gen_base(struct dt_contract *base)
 	if (!contract_given)
 		dt_contract_patched(base);
 	base->line = contract.line;
-}
-
-/* @text (one script) parsed into @b, or exit 2: the generator made a bad script */
-static void gen_parse(const char *text, struct dt_batch *b)
-{
-	char err[256];
-
-	if (dt_parse(text, "(gen)", b, err, sizeof(err))) {
-		fprintf(stderr, "difftest gen: the generator made a script that does not parse: "
-			"%s\n", err);
-		exit(2);
-	}
 }
 
 /* per switch of @base (flipped), whether @text's predicted results change
