@@ -93,12 +93,18 @@ void dt_gen_script(struct dt_gen *g, const char *name, int nops)
 	memset(g->mapped, 0, sizeof(g->mapped));
 	memset(g->raw, 0, sizeof(g->raw));
 	g->err_file = -1;
+	g->failing = g->readfail = 0;
+	g->last_file = -1;
 	fprintf(g->f, "script %s\n", name);
 	g->d = -1;
 	for (int k = 0; k < nops; k++) {
 		int prev = g->d;
 		uint32_t r;
 
+		if (g->readfail) {
+			dt_gen_readfail_step(g);
+			continue;
+		}
 		/* half the time the last step's descriptor again (an error, then
 		 * what that descriptor does next), else a random open one */
 		g->d = dt_gen_pick_open(g);

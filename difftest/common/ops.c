@@ -241,6 +241,7 @@ static int gen_open(struct dt_gen *g)
 	g->open[nd] = 1;
 	g->raw[nd] = 0;
 	g->file[nd] = (int)file;
+	g->last_file = (int)file;
 	return 1;
 }
 
@@ -416,12 +417,58 @@ static void gen_close_all(struct dt_gen *g)
 
 /* three times in four every descriptor closed first: an inode with an error
  * no one has seen then leaves memory (keep_unseen) */
+/*
+ * One evict in four reads its inodes back through failing blocks: failread
+ * (not while fail's extents fail), then four steps (dt_gen_readfail_step()).
+ */
 static int gen_evict(struct dt_gen *g)
 {
 	if (dt_gen_rnd(g, 4))
 		gen_close_all(g);
+	if (!g->failing && dt_gen_rnd(g, 4) == 0) {
+		fprintf(g->f, "failread\n");
+		g->readfail = 1;
+		return 1;
+	}
 	fprintf(g->f, "evict\n");
 	return 1;
+}
+
+/*
+ * After failread: an open of the file of the last data error (else of the
+ * last open) on a free descriptor (EIO, or 0 where the inode stayed in
+ * memory), its close, heal, and the open again: it reads the inode in, with
+ * its error or without.
+ */
+void dt_gen_readfail_step(struct dt_gen *g)
+{
+	switch (g->readfail) {
+	case 1:
+		g->rf_fd = dt_gen_free_fd(g);
+		if (g->rf_fd < 0)
+			break;
+		g->rf_file = g->err_file >= 0 ? g->err_file : g->last_file >= 0 ? g->last_file :
+			     (int)dt_gen_rnd(g, DT_GEN_FILES);
+		/* fall through */
+	case 4:
+		fprintf(g->f, "open d%d f%d%s\n", g->rf_fd, g->rf_file,
+			dt_gen_rnd(g, 4) ? "" : " rdonly");
+		g->open[g->rf_fd] = 1;
+		g->raw[g->rf_fd] = 0;
+		g->file[g->rf_fd] = g->rf_file;
+		g->d = g->rf_fd;
+		g->readfail = g->readfail == 1 ? 2 : 0;
+		if (!g->readfail && g->err_file == g->rf_file)
+			g->err_file = -1;
+		return;
+	case 2:
+		fprintf(g->f, "close d%d\n", g->rf_fd);
+		g->open[g->rf_fd] = 0;
+		g->readfail = 3;
+		return;
+	}
+	fprintf(g->f, "heal\n");
+	g->readfail = g->readfail == 3 ? 4 : 0;
 }
 
 static int gen_sync(struct dt_gen *g)
@@ -621,12 +668,46 @@ static void format_fail(const struct dt_op *op, char *buf, size_t len)
 	snprintf(buf, len, "fail d%d", op->fd);
 }
 
+static int check_fail(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op *op)
+{
+	if (check_fd(c, v, op))
+		return -1;
+	v->failing = 1;
+	return 0;
+}
+
+static int check_heal(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op *op)
+{
+	(void)c;
+	(void)op;
+	v->failing = v->readfail = 0;
+	return 0;
+}
+
+/*
+ * failread: the guest freezes and thaws the filesystem (a checkpoint: ext4's
+ * journal lets go of the inode blocks) and evicts, then the dm error target
+ * goes over the block of every script file's inode. Not while fail's extents
+ * fail: the freeze would write pages over them back. Until heal, only ops
+ * that write no inode block (script.c dt_check_op()).
+ */
+static int check_failread(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op *op)
+{
+	(void)op;
+	if (v->failing)
+		return dt_perr(c, "failread after fail: heal first (its freeze would write back "
+			       "over the failed extents)");
+	v->readfail = 1;
+	return 0;
+}
+
 /* in place of unlink (fails_here()); a raw device's descriptor fails the whole device */
 static int gen_fail(struct dt_gen *g)
 {
 	if (!fails_here(g))
 		return 0;
-	if (dt_gen_rnd(g, 3))
+	g->failing = dt_gen_rnd(g, 3) != 0;
+	if (g->failing)
 		fprintf(g->f, "fail d%d\n", g->d);
 	else
 		fprintf(g->f, "heal\n");
@@ -1060,9 +1141,9 @@ const struct dt_opdesc dt_ops[OP__COUNT] = {
 	[OP_PAR] = {"par", NULL, parse_par, format_par, check_par, .line_only = 1,
 		    MAIN(93, 100), .gen_line = gen_par},
 	/* where unlink declines (fails_here()); heal too */
-	[OP_FAIL] = {"fail", NULL, parse_fd, format_fail, check_fd,
+	[OP_FAIL] = {"fail", NULL, parse_fd, format_fail, check_fail,
 		     MAIN(64, 68), .gen_line = gen_fail},
-	[OP_HEAL] = {"heal", NULL, parse_none, format_none, NULL},
+	[OP_HEAL] = {"heal", NULL, parse_none, format_none, check_heal},
 	[OP_READ] = {"read", NULL, parse_rw, format_fd_len, check_fd, .child = 1,
 		     EXTRA(0), .gen_line = gen_read},
 	[OP_FTRUNCATE] = {"ftruncate", NULL, parse_ftruncate, format_fd_len, check_fd, .par = 1,
@@ -1089,6 +1170,7 @@ const struct dt_opdesc dt_ops[OP__COUNT] = {
 	[OP_REMOUNT] = {"remount", NULL, parse_remount, format_remount, NULL,
 			EXTRAS(12, 14), .gen_line = gen_remount},
 	[OP_FSYNCDIR] = {"fsyncdir", NULL, parse_none, format_none, NULL},
+	[OP_FAILREAD] = {"failread", NULL, parse_none, format_none, check_failread},
 };
 
 const char *dt_opname(enum dt_opcode c)

@@ -44,6 +44,8 @@ struct dt_vstate {
 	long long pos[DT_MAX_FDS];  /* per description: bytes written or read since open */
 	unsigned char raw[DT_MAX_FDS]; /* the descriptor names a block device: 1 the raw
 					  one, 2 the filesystem's (dev) */
+	unsigned char failing;  /* a "fail" since the last "heal" */
+	unsigned char readfail; /* a "failread" since the last "heal" */
 };
 
 /* The error at the current line; returns -1. */
@@ -106,6 +108,10 @@ struct dt_gen {
 	int raw[DT_MAX_FDS]; /* the raw block device's (1), the filesystem's device's (2) */
 	int file[DT_MAX_FDS]; /* the file dN opened (fM), -1: a block device */
 	int err_file;   /* the file of the last "error data", -1: none since an open took it */
+	int failing;    /* a "fail" line since the last "heal" */
+	int readfail;   /* the steps after "failread" (dt_gen_readfail_step()): 1 to 4 */
+	int rf_fd, rf_file; /* their descriptor and file */
+	int last_file;  /* the file of the last "open dN fM", -1: none */
 	/*
 	 * The model's eyes (difftest gen sets them; NULL: blind): the script so
 	 * far (its "script" line and ops, no "end") into @v: 0, or -1 when it
@@ -135,6 +141,8 @@ int dt_gen_err(struct dt_gen *g);
 int dt_gen_free_fd(const struct dt_gen *g);
 /* a random open descriptor of the generator's, -1: none */
 int dt_gen_pick_open(struct dt_gen *g);
+/* a step after a "failread" (g->readfail): an open, its close, "heal", the open again */
+void dt_gen_readfail_step(struct dt_gen *g);
 
 /* ---- the registry ---- */
 

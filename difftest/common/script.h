@@ -93,6 +93,8 @@ enum dt_opcode {
 	OP_MUNMAP,     /* munmap of fd's mapping */
 	OP_REMOUNT,    /* mount(MS_REMOUNT [| MS_RDONLY]) */
 	OP_FSYNCDIR,   /* open(2) of the test directory, fsync(2) of it, close(2) */
+	OP_FAILREAD,   /* evict, then the dm error target over every script file's inode
+			  block: the next read of an evicted inode fails (until heal) */
 	OP__COUNT
 };
 

@@ -54,12 +54,13 @@ static const struct gfs {
 	const char *name, *type, *opts;
 	int bdev;      /* over the dm device; tmpfs: none ("error meta" -> ENOTBLK) */
 	int journal;   /* ext4: settle after "error meta" (a journal write access) */
+	int itable;    /* ext2, ext4: failread finds an inode's block (itable_sectors()) */
 } gfs_table[] = {
-	{"ext2", "ext2", "errors=continue", 1, 0},
+	{"ext2", "ext2", "errors=continue", 1, 0, 1},
 	/* commit=600: no periodic journal commit in the middle of a script (in
 	 * data=ordered a commit writes back data at a time of its own) */
-	{"ext4-ordered", "ext4", "data=ordered,errors=continue,commit=600", 1, 1},
-	{"ext4-journal", "ext4", "data=journal,errors=continue,commit=600", 1, 1},
+	{"ext4-ordered", "ext4", "data=ordered,errors=continue,commit=600", 1, 1, 1},
+	{"ext4-journal", "ext4", "data=journal,errors=continue,commit=600", 1, 1, 1},
 	{"vfat", "vfat", "errors=continue", 1, 0},
 	{"exfat", "exfat", "errors=continue", 1, 0},
 	{"xfs", "xfs", "", 1, 0},
@@ -77,6 +78,7 @@ static FILE *out;
 static dev_t fs_dev;
 
 static int fds[DT_MAX_FDS];
+static int held_dir = -1; /* failread .. heal: the test directory, held in memory */
 static unsigned char fd_raw[DT_MAX_FDS]; /* the descriptor is the raw device's (1) or
 					   the filesystem's device's (2) */
 
@@ -754,11 +756,138 @@ static void g_fail(const struct dt_op *op, struct dt_opres *o, int which)
 	result(o, which, r ? -1 : 0, -(int)r);
 }
 
+static void held_dir_close(void)
+{
+	if (held_dir >= 0)
+		close(held_dir);
+	held_dir = -1;
+}
+
+static unsigned le16(const unsigned char *p)
+{
+	return p[0] | (unsigned)p[1] << 8;
+}
+
+static unsigned long le32(const unsigned char *p)
+{
+	return le16(p) | (unsigned long)le16(p + 2) << 16;
+}
+
+/*
+ * The sectors of the block that holds inode @ino of the ext2 or ext4
+ * filesystem on @fd: the inode table its group descriptor names
+ * (fs/ext4/inode.c __ext4_get_inode_loc(), fs/ext2/inode.c ext2_get_inode()).
+ * Returns 0 or -errno.
+ */
+static int itable_sectors(int fd, unsigned long ino, unsigned long long *first,
+			  unsigned long long *n)
+{
+	unsigned char sb[1024], gd[64];
+	unsigned long ipg, bsize, isize, dsize, group;
+	unsigned long long table, block;
+
+	if (pread(fd, sb, sizeof(sb), 1024) != (ssize_t)sizeof(sb))
+		return -EIO;
+	if (le16(sb + 0x38) != 0xEF53 || (le32(sb + 0x60) & 0x10)) /* magic; META_BG */
+		return -EOPNOTSUPP;
+	ipg = le32(sb + 0x28);
+	bsize = 1024ul << le32(sb + 0x18);
+	isize = le32(sb + 0x4c) ? le16(sb + 0x58) : 128;
+	dsize = (le32(sb + 0x60) & 0x80) ? le16(sb + 0xfe) : 32; /* INCOMPAT_64BIT */
+	if (!ipg || ino < 1 || dsize < 32 || dsize > sizeof(gd) || !isize || bsize > 65536)
+		return -EINVAL;
+	group = (ino - 1) / ipg;
+	if (pread(fd, gd, dsize, (off_t)((le32(sb + 0x14) + 1) * bsize + group * dsize)) !=
+	    (ssize_t)dsize)
+		return -EIO;
+	table = le32(gd + 8) | (dsize >= 64 ? (unsigned long long)le32(gd + 0x28) << 32 : 0);
+	block = table + (ino - 1) % ipg * isize / bsize;
+	*first = block * (bsize / 512);
+	*n = bsize / 512;
+	return 0;
+}
+
+/*
+ * failread (model/inject.c m_op_failread()): freeze and thaw (a checkpoint),
+ * evict, hold the test directory, then "error" over the inode block of each
+ * fN the directory lists (its entries' numbers: no inode is read in).
+ */
+static void g_failread(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	char p[256];
+	const char *pp[DT_MAX_FILES];
+	char paths[DT_MAX_FILES][256];
+	struct dirent *de;
+	DIR *dd = NULL;
+	int mfd, dfd = -1, r = 0;
+
+	(void)op;
+	if (!gfs->itable) {
+		result(o, which, -1, EOPNOTSUPP);
+		return;
+	}
+	mfd = open(opt_mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (mfd < 0 || ioctl(mfd, FIFREEZE, 0)) {
+		result(o, which, -1, errno);
+		if (mfd >= 0)
+			close(mfd);
+		return;
+	}
+	if (ioctl(mfd, FITHAW, 0))
+		r = errno;
+	close(mfd);
+	/* the directory's inode stays in memory (it may share the failing
+	 * block); O_NOATIME: reading it must not dirty that inode */
+	snprintf(p, sizeof(p), "%s/t", opt_mnt);
+	held_dir_close();
+	if (!r && (held_dir = open(p, O_RDONLY | O_DIRECTORY | O_NOATIME | O_CLOEXEC)) < 0)
+		r = errno;
+	for (int i = 0; i < DT_MAX_FILES && !r; i++) {
+		fpath(paths[i], sizeof(paths[i]), i);
+		pp[i] = paths[i];
+	}
+	if (!r)
+		r = fault_evict(pp, DT_MAX_FILES);
+	/* BLKFLSBUF: invalidate_bdev() drains the CPUs' LRU caches first,
+	 * where the inode blocks evict's fadvise read in may sit, which
+	 * drop_caches passes over (its sync_filesystem() finds nothing) */
+	if (!r) {
+		int bfd = open(DM_NODE, O_RDONLY | O_CLOEXEC);
+
+		if (bfd < 0 || ioctl(bfd, BLKFLSBUF, 0))
+			r = errno;
+		if (bfd >= 0)
+			close(bfd);
+	}
+	if (!r && ((dfd = dup(held_dir)) < 0 || !(dd = fdopendir(dfd))))
+		r = errno;
+	while (!r && (de = readdir(dd))) {
+		unsigned long long first = 0, n = 0;
+		int f, fd;
+		char c;
+
+		if (sscanf(de->d_name, "f%d%c", &f, &c) != 1)
+			continue;
+		fd = open(DM_NODE, O_RDONLY | O_CLOEXEC);
+		r = fd < 0 ? errno : -itable_sectors(fd, de->d_ino, &first, &n);
+		if (fd >= 0)
+			close(fd);
+		if (!r)
+			r = -fault_dm_fail_range(first, n);
+	}
+	if (dd)
+		closedir(dd);
+	else if (dfd >= 0)
+		close(dfd);
+	result(o, which, r ? -1 : 0, r);
+}
+
 static void g_heal(const struct dt_op *op, struct dt_opres *o, int which)
 {
 	long r;
 
 	(void)op;
+	held_dir_close();
 	r = gfs->bdev ? fault_dm_heal() : 0;
 	if (!r && raw_live)
 		r = fault_raw_heal();
@@ -890,6 +1019,7 @@ static g_handler *const g_ops[OP__COUNT] = {
 	[OP_MUNMAP] = g_munmap,
 	[OP_REMOUNT] = g_remount,
 	[OP_FSYNCDIR] = g_fsyncdir,
+	[OP_FAILREAD] = g_failread,
 };
 
 static void run_op(const struct dt_op *op, struct dt_opres *o, int which)
@@ -1034,6 +1164,7 @@ static void teardown(void)
 	/* a device left with failed extents is made anew for the next script;
 	 * the raw device is healed before its descriptors close (the last
 	 * close writes its dirty pages out) */
+	held_dir_close();
 	if (fault_dm_nfail() && fault_dm_heal())
 		heal_failed = 1;
 	if (raw_live && fault_raw_nfail() && fault_raw_heal())
@@ -1133,9 +1264,10 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 		{"fs", 1, NULL, 'f'},  {"dev", 1, NULL, 'd'}, {"mnt", 1, NULL, 'm'}, {"raw", 1, NULL, 'r'},
 		{"inject", 1, NULL, 'i'}, {"out", 1, NULL, 'o'}, {"no-trace", 0, NULL, 'n'},
-		{"check", 0, NULL, 'c'}, {NULL, 0, NULL, 0},
+		{"check", 0, NULL, 'c'}, {"itable", 1, NULL, 't'}, {NULL, 0, NULL, 0},
 	};
 	int c, notrace = 0, check = 0, status = 0;
+	const char *itable = NULL;
 
 	out = stdout;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -1152,12 +1284,34 @@ int main(int argc, char **argv)
 			break;
 		case 'n': notrace = 1; break;
 		case 'c': check = 1; break;
+		case 't': itable = optarg; break;
 		default:
 			fprintf(stderr, "usage: dtguest [--check] --fs FS --dev DEV [--raw DEV] "
 					"[--mnt DIR] [--inject PATH] [--out FILE] [--no-trace] "
-					"BATCH...\n");
+					"BATCH...\n"
+					"       dtguest --itable IMAGE INO...  (failread's sectors of "
+					"each ext2/ext4 inode)\n");
 			return 2;
 		}
+	}
+	if (itable) {
+		/* "INO FIRST COUNT" a line: where failread puts the error target */
+		int fd = open(itable, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0)
+			die("%s: %s", itable, strerror(errno));
+		for (int a = optind; a < argc; a++) {
+			unsigned long long first, n;
+			char *end;
+			unsigned long ino = strtoul(argv[a], &end, 10);
+			int r = *end ? -EINVAL : itable_sectors(fd, ino, &first, &n);
+
+			if (r)
+				die("inode %s of %s: %s", argv[a], itable, strerror(-r));
+			printf("%lu %llu %llu\n", ino, first, n);
+		}
+		close(fd);
+		return 0;
 	}
 	for (int c = 0; c < OP__COUNT; c++)
 		if (!g_ops[c])

@@ -21,6 +21,10 @@ void m_op_error_data(struct m_state *m, const struct dt_op *op, struct out *w)
 			return;
 		}
 		i = m_inode_get(m, op->file);
+		if (i < 0) {
+			m_fail(w, EIO); /* the guest's stat() */
+			return;
+		}
 	} else {
 		struct m_fd *f = m_fd_open(m, op, w);
 
@@ -106,5 +110,35 @@ void m_op_heal(struct m_state *m, const struct dt_op *op, struct out *w)
 		m->ino[i].fail_pages = 0;
 	for (int d = 0; d < MAX_DINODES; d++)
 		m->dino[d].fail_pages = 0;
+	m->readfail = 0;
+	m_put(w, 0, 0);
+}
+
+/*
+ * failread: FIFREEZE and FITHAW (freeze_super()'s sync_filesystem(), whose
+ * error fails the freeze and stops the op; ext4_freeze() checkpoints the
+ * journal: no buffer of an inode block stays pinned), the evict op's steps,
+ * then the dm error target over the blocks of every script file's inode (the
+ * test directory's inode is held in memory until heal). Reading an evicted
+ * inode in fails from now until heal (m_inode_get()).
+ */
+void m_op_failread(struct m_state *m, const struct dt_op *op, struct out *w)
+{
+	struct out nowhere = {NULL, 0};
+	int r;
+
+	/* the guest finds inode blocks only through ext2's and ext4's group
+	 * descriptors: anywhere else it refuses, doing nothing */
+	if (!m->fsr->itable) {
+		m_fail(w, EOPNOTSUPP);
+		return;
+	}
+	r = m_sync_filesystem(m, 0);
+	if (r) {
+		m_fail(w, -r);
+		return;
+	}
+	m_op_evict(m, op, &nowhere);
+	m->readfail = 1;
 	m_put(w, 0, 0);
 }

@@ -73,6 +73,8 @@ struct m_inode {
 	int raw;        /* ... the raw block device's (m->raw), else the filesystem's (m->dev) */
 	int dir;        /* the test directory's, in memory for one op (fsyncdir): no name,
 			   no pages; its trace object is "dir" */
+	int evicted;    /* the kernel evicted it: the model keeps the patched kernel's record
+			   of its unseen error here (keep_unseen), read in at the next iget */
 };
 
 /* the filesystem's block device's mapping: sb->s_bdev->bd_inode->i_mapping */
@@ -120,6 +122,7 @@ struct m_state {
 	errseq_t ext4_bdev_cursor;  /* EXT4_SB(sb)->s_bdev_wb_err */
 	int ext4_ro_meta_err;       /* 6.12 ext4: a metadata error recorded while read-only,
 				       which the journal has not seen (no journal access) */
+	int readfail;               /* failread until heal: reading an inode in fails EIO */
 };
 
 #define WB_FAILED_FILE 1
@@ -153,6 +156,8 @@ struct dt_fs_rules {
 	unsigned journal_data : 1;      /* ext4 data=journal: write() journals the data
 					   buffers (write_end_fn(): ext4_handle_dirty_metadata())
 					   and never tags the page cache dirty */
+	unsigned itable : 1;            /* the guest finds a file's inode block (ext2, ext4:
+					   the group descriptors' inode tables): failread */
 	unsigned wb_err_record : 1;     /* FS_WB_ERR_RECORD (kernel-port 0004): the patched
 					   kernel keeps an evicted inode's unseen error
 					   (keep_unseen) only where inode number and
@@ -298,6 +303,7 @@ void m_op_error_data(struct m_state *m, const struct dt_op *op, struct out *w);
 void m_op_error_meta(struct m_state *m, const struct dt_op *op, struct out *w);
 void m_op_fail(struct m_state *m, const struct dt_op *op, struct out *w);
 void m_op_heal(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_failread(struct m_state *m, const struct dt_op *op, struct out *w);
 
 /* vfs.c */
 void m_state_init(struct m_state *m, const struct dt_contract *c, enum dt_fs fs);
@@ -308,7 +314,8 @@ long m_fail(struct out *w, int err);
 struct m_fd *m_fd_of(struct m_state *m, const struct dt_op *op);
 /* ... open: NULL when it has none, and the op fails with EBADF */
 struct m_fd *m_fd_open(struct m_state *m, const struct dt_op *op, struct out *w);
-/* iget: the in-memory inode of name @file, read in from disk if not in memory */
+/* iget: the in-memory inode of name @file, read in from disk if not in memory;
+ * -1 when that read fails (failread) */
 int m_inode_get(struct m_state *m, int file);
 /* the inode leaves memory (evict()); its inode on disk stays while it has a name */
 void m_inode_drop(struct m_state *m, int i);

@@ -9,7 +9,8 @@
  *   mmap.c    shared mappings: mmap, stores, msync, munmap
  *   namei.c   names: unlink, link, rename
  *   super.c   the whole filesystem: sync, evict, umount + mount, remount
- *   inject.c  the harness's error injection: error data, error meta, fail, heal
+ *   inject.c  the harness's error injection: error data, error meta, fail, heal,
+ *             failread
  *   par.c     par lines: every outcome the kernel allows (compare.c runs them)
  *
  * A rule reads and changes the model's state (internal.h) and puts the op's
@@ -68,6 +69,7 @@ static const struct m_rule rules[OP__COUNT] = {
 	[OP_MUNMAP] = {m_op_munmap},
 	[OP_REMOUNT] = {m_op_remount},
 	[OP_FSYNCDIR] = {m_op_fsyncdir},
+	[OP_FAILREAD] = {m_op_failread, always},
 };
 
 int dt_model_has_rule(enum dt_opcode c)

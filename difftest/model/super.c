@@ -132,6 +132,7 @@ void m_op_evict(struct m_state *m, const struct dt_op *op, struct out *w)
 			errseq_set(&fresh, -(int)(e & ERRSEQ_ERRNO_MASK));
 			m->ino[i].wb_err = fresh;
 			m->ino[i].size = m->ino[i].disk_isize = m->dino[m->ino[i].dino].size;
+			m->ino[i].evicted = 1;
 			continue;
 		}
 		m_inode_drop(m, i);

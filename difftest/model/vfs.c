@@ -87,8 +87,15 @@ int m_inode_get(struct m_state *m, int file)
 {
 	struct m_dinode *d = &m->dino[m->name[file]];
 
+	/* failread: the inode's block fails to read (ext4_iget(), ext2_iget():
+	 * EIO); iget_failed() drops the new inode. The patched kernel's
+	 * record of an evicted inode's error stays for the next read
+	 * (kernel-port 0004 inode_restore_wb_err(): nothing for a bad inode) */
+	if (m->readfail && (d->mem < 0 || m->ino[d->mem].evicted))
+		return -1;
 	if (d->mem < 0)
 		inode_new(m, m->fsr->stable_ino ? d->label : file, m->name[file]);
+	m->ino[d->mem].evicted = 0;
 	return d->mem;
 }
 
@@ -701,6 +708,11 @@ void m_op_open(struct m_state *m, const struct dt_op *op, struct out *w)
 		inode_new(m, op->file, m->name[op->file]);
 	}
 	i = m_inode_get(m, op->file);
+	if (i < 0) {
+		m->slot[op->fd] = -1;
+		m_fail(w, EIO);
+		return;
+	}
 	/* fs/open.c do_dentry_open(): O_DIRECT without FMODE_CAN_ODIRECT (no
 	 * ->direct_IO: tmpfs before 6.6) is EINVAL, after O_CREAT made the file */
 	if ((op->flags & OPEN_DIRECT) &&

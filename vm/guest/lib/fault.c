@@ -434,6 +434,16 @@ int fault_dm_fail_fd(int fd, int sync_first)
 	return dm_table(&fsdm, NULL, 0);
 }
 
+int fault_dm_fail_range(unsigned long long start, unsigned long long len)
+{
+	if (fsdm.nfail >= MAX_SEG)
+		return -ENOSPC;
+	fsdm.failseg[fsdm.nfail].start = start;
+	fsdm.failseg[fsdm.nfail].len = len;
+	fsdm.nfail++;
+	return dm_table(&fsdm, NULL, 0);
+}
+
 int fault_dm_nfail(void)
 {
 	return fsdm.nfail;

@@ -59,6 +59,8 @@ int fault_dm_attach(const char *name, const char *lower, char *why, size_t len);
  * allocated yet).
  */
 int fault_dm_fail_fd(int fd, int sync_first);
+/* Put "error" over LEN sectors from sector START too; 0 or -errno. */
+int fault_dm_fail_range(unsigned long long start, unsigned long long len);
 /* Number of failed segments in the live table (0: all linear). */
 int fault_dm_nfail(void);
 /* Linear everywhere again. Returns 0 or -errno. */
