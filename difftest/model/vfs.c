@@ -689,6 +689,14 @@ void m_op_open(struct m_state *m, const struct dt_op *op, struct out *w)
 		m_bdev_open(m, op, w);
 		return;
 	}
+	/* the lookup reads a named inode in before anything asks for write
+	 * access (fs/namei.c open_last_lookups() before do_open()): a read
+	 * that fails (failread) is EIO even on a read-only mount */
+	if (m->name[op->file] >= 0 && m_inode_get(m, op->file) < 0) {
+		m->slot[op->fd] = -1;
+		m_fail(w, EIO);
+		return;
+	}
 	/* read-only: creating, opening for writing, truncating: EROFS
 	 * (lookup_open(), may_open(), handle_truncate()) */
 	if (m->rdonly && ((m->name[op->file] < 0 && (op->flags & OPEN_CREAT)) ||
@@ -708,11 +716,6 @@ void m_op_open(struct m_state *m, const struct dt_op *op, struct out *w)
 		inode_new(m, op->file, m->name[op->file]);
 	}
 	i = m_inode_get(m, op->file);
-	if (i < 0) {
-		m->slot[op->fd] = -1;
-		m_fail(w, EIO);
-		return;
-	}
 	/* fs/open.c do_dentry_open(): O_DIRECT without FMODE_CAN_ODIRECT (no
 	 * ->direct_IO: tmpfs before 6.6) is EINVAL, after O_CREAT made the file */
 	if ((op->flags & OPEN_DIRECT) &&
