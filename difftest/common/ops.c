@@ -437,8 +437,8 @@ static int gen_evict(struct dt_gen *g)
 /*
  * After failread: an open of the file of the last data error (else of the
  * last open) on a free descriptor (EIO, or 0 where the inode stayed in
- * memory), its close, heal, and the open again: it reads the inode in, with
- * its error or without.
+ * memory), heal, the descriptor's close, and the open again: it reads the
+ * inode in, with its error or without.
  */
 void dt_gen_readfail_step(struct dt_gen *g)
 {
@@ -461,14 +461,14 @@ void dt_gen_readfail_step(struct dt_gen *g)
 		if (!g->readfail && g->err_file == g->rf_file)
 			g->err_file = -1;
 		return;
-	case 2:
+	case 3:
 		fprintf(g->f, "close d%d\n", g->rf_fd);
 		g->open[g->rf_fd] = 0;
-		g->readfail = 3;
+		g->readfail = 4;
 		return;
 	}
 	fprintf(g->f, "heal\n");
-	g->readfail = g->readfail == 3 ? 4 : 0;
+	g->readfail = g->readfail == 2 ? 3 : 0;
 }
 
 static int gen_sync(struct dt_gen *g)

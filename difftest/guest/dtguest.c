@@ -79,6 +79,20 @@ static dev_t fs_dev;
 
 static int fds[DT_MAX_FDS];
 static int held_dir = -1; /* failread .. heal: the test directory, held in memory */
+static struct dt_sresult *cur_res; /* the running script's results (harness_failed()) */
+
+/* a step of the guest's own failed: the block gets "DT X MESSAGE" (the first) and is
+ * not judged */
+static void __attribute__((format(printf, 1, 2))) harness_failed(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!cur_res || cur_res->fail[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(cur_res->fail, sizeof(cur_res->fail), fmt, ap);
+	va_end(ap);
+}
 static unsigned char fd_raw[DT_MAX_FDS]; /* the descriptor is the raw device's (1) or
 					   the filesystem's device's (2) */
 
@@ -814,18 +828,18 @@ static int itable_sectors(int fd, unsigned long ino, unsigned long long *first,
  */
 static void g_failread(const struct dt_op *op, struct dt_opres *o, int which)
 {
-	char p[256];
-	const char *pp[DT_MAX_FILES];
-	char paths[DT_MAX_FILES][256];
+	char p[256], paths[DT_MAX_FILES][256];
+	const char *pp[DT_MAX_FILES + 1], *step = "FITHAW";
 	struct dirent *de;
 	DIR *dd = NULL;
-	int mfd, dfd = -1, r = 0;
+	int mfd, dfd = -1, n = DT_MAX_FILES, r = 0;
 
 	(void)op;
 	if (!gfs->itable) {
 		result(o, which, -1, EOPNOTSUPP);
 		return;
 	}
+	/* the freeze's sync_filesystem() fails it: the kernel's result */
 	mfd = open(opt_mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (mfd < 0 || ioctl(mfd, FIFREEZE, 0)) {
 		result(o, which, -1, errno);
@@ -833,6 +847,8 @@ static void g_failread(const struct dt_op *op, struct dt_opres *o, int which)
 			close(mfd);
 		return;
 	}
+	/* from here on a failure is the harness's (DT X): the script is not
+	 * judged (a thaw that failed leaves the filesystem frozen) */
 	if (ioctl(mfd, FITHAW, 0))
 		r = errno;
 	close(mfd);
@@ -840,45 +856,70 @@ static void g_failread(const struct dt_op *op, struct dt_opres *o, int which)
 	 * block); O_NOATIME: reading it must not dirty that inode */
 	snprintf(p, sizeof(p), "%s/t", opt_mnt);
 	held_dir_close();
-	if (!r && (held_dir = open(p, O_RDONLY | O_DIRECTORY | O_NOATIME | O_CLOEXEC)) < 0)
-		r = errno;
-	for (int i = 0; i < DT_MAX_FILES && !r; i++) {
+	if (!r) {
+		step = "open of the test directory";
+		held_dir = open(p, O_RDONLY | O_DIRECTORY | O_NOATIME | O_CLOEXEC);
+		if (held_dir < 0)
+			r = errno;
+	}
+	for (int i = 0; i < DT_MAX_FILES; i++) {
 		fpath(paths[i], sizeof(paths[i]), i);
 		pp[i] = paths[i];
 	}
-	if (!r)
-		r = fault_evict(pp, DT_MAX_FILES);
+	/* the raw device's clean pages too, as g_evict() (6.1's drop_caches
+	 * does not drain the CPUs' LRU caches; fadvise does) */
+	if (raw_live)
+		pp[n++] = RAW_NODE;
+	if (!r) {
+		step = "evict";
+		r = fault_evict(pp, n);
+	}
 	/* BLKFLSBUF: invalidate_bdev() drains the CPUs' LRU caches first,
 	 * where the inode blocks evict's fadvise read in may sit, which
 	 * drop_caches passes over (its sync_filesystem() finds nothing) */
 	if (!r) {
 		int bfd = open(DM_NODE, O_RDONLY | O_CLOEXEC);
 
+		step = "BLKFLSBUF";
 		if (bfd < 0 || ioctl(bfd, BLKFLSBUF, 0))
 			r = errno;
 		if (bfd >= 0)
 			close(bfd);
 	}
-	if (!r && ((dfd = dup(held_dir)) < 0 || !(dd = fdopendir(dfd))))
-		r = errno;
-	while (!r && (de = readdir(dd))) {
-		unsigned long long first = 0, n = 0;
+	if (!r) {
+		step = "readdir";
+		dfd = dup(held_dir);
+		if (dfd < 0 || !(dd = fdopendir(dfd)))
+			r = errno;
+		if (!dd && dfd >= 0)
+			close(dfd);
+	}
+	while (!r && dd) {
+		unsigned long long first = 0, len = 0;
 		int f, fd;
 		char c;
 
+		errno = 0;
+		if (!(de = readdir(dd))) {
+			r = errno;
+			break;
+		}
 		if (sscanf(de->d_name, "f%d%c", &f, &c) != 1)
 			continue;
+		step = "the inode block of a script file";
 		fd = open(DM_NODE, O_RDONLY | O_CLOEXEC);
-		r = fd < 0 ? errno : -itable_sectors(fd, de->d_ino, &first, &n);
+		r = fd < 0 ? errno : -itable_sectors(fd, de->d_ino, &first, &len);
 		if (fd >= 0)
 			close(fd);
-		if (!r)
-			r = -fault_dm_fail_range(first, n);
+		if (!r) {
+			step = "the dm table";
+			r = -fault_dm_fail_range(first, len);
+		}
 	}
 	if (dd)
 		closedir(dd);
-	else if (dfd >= 0)
-		close(dfd);
+	if (r)
+		harness_failed("failread: %s: %s", step, strerror(r));
 	result(o, which, r ? -1 : 0, r);
 }
 
@@ -1205,6 +1246,7 @@ static void run_script(const struct dt_script *s)
 
 	par_lines = par_overlaps = 0;
 	dt_sresult_init(&r, s->name, s->nops);
+	cur_res = &r;
 	for (int i = 0; i < DT_MAX_FDS; i++)
 		fds[i] = -1;
 	ninomap = 0;
@@ -1214,6 +1256,7 @@ static void run_script(const struct dt_script *s)
 		r.nops = 0;
 		dt_sresult_print(out, &r);
 		fflush(out);
+		cur_res = NULL;
 		dt_sresult_free(&r);
 		umount(opt_mnt);
 		dm_down();
@@ -1256,6 +1299,7 @@ static void run_script(const struct dt_script *s)
 		fprintf(out, "DT I trace-losses %s %ld\n", s->name, ring_lost);
 	dt_sresult_print(out, &r);
 	fflush(out);
+	cur_res = NULL;
 	dt_sresult_free(&r);
 }
 
