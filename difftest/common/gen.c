@@ -93,7 +93,7 @@ void dt_gen_script(struct dt_gen *g, const char *name, int nops)
 	memset(g->mapped, 0, sizeof(g->mapped));
 	memset(g->raw, 0, sizeof(g->raw));
 	g->err_file = -1;
-	g->failing = g->readfail = 0;
+	g->failing = g->readfail = g->after_err = 0;
 	g->last_file = -1;
 	fprintf(g->f, "script %s\n", name);
 	g->d = -1;
@@ -103,6 +103,10 @@ void dt_gen_script(struct dt_gen *g, const char *name, int nops)
 
 		if (g->readfail) {
 			dt_gen_readfail_step(g);
+			continue;
+		}
+		if (g->after_err) {
+			dt_gen_after_err_step(g);
 			continue;
 		}
 		/* half the time the last step's descriptor again (an error, then

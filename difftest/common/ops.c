@@ -532,6 +532,8 @@ static int check_err_data(struct dt_pctx *c, struct dt_vstate *v, const struct d
 	return 0;
 }
 
+static void gen_falloc_args(struct dt_gen *g, int d, char *buf, size_t len);
+
 static int gen_err_data(struct dt_gen *g)
 {
 	char eb[16];
@@ -543,8 +545,59 @@ static int gen_err_data(struct dt_gen *g)
 	} else {
 		fprintf(g->f, "error data d%d %s\n", g->d, dt_errname(e, eb, sizeof(eb)));
 		g->err_file = g->file[g->d];
+		/* one in four on a file: a write, a fallocate, a sync follow */
+		if (g->err_file >= 0 && !g->real && !g->raw[g->d] && dt_gen_rnd(g, 4) == 0) {
+			g->after_err = 1;
+			g->ae_fd = g->d;
+		}
 	}
 	return 1;
+}
+
+/*
+ * After "error data dN" (after_err 1 to 3): a write (a dirty page: 6.1's
+ * ext4 punch waits only then), a fallocate of a mode that waits on the range
+ * (gen_falloc_args()), and fsync or fdatasync of dN: is the error still there
+ * for the sync (falloc_cursor)? The descriptor stays open: nothing else runs
+ * between. After "error meta": "remount ro" (after_err 4), or syncfs, an
+ * open of the filesystem's own device and its fsync (5 to 7).
+ */
+void dt_gen_after_err_step(struct dt_gen *g)
+{
+	char a[64];
+	int d = g->ae_fd;
+
+	g->d = d;
+	switch (g->after_err++) {
+	case 4:
+		fprintf(g->f, "remount ro\n");
+		g->after_err = 0;
+		return;
+	case 5:
+		fprintf(g->f, "syncfs d%d\n", d);
+		return;
+	case 6:
+		g->ae_fd = dt_gen_free_fd(g);
+		fprintf(g->f, "open d%d dev\n", g->ae_fd);
+		g->open[g->ae_fd] = 1;
+		g->raw[g->ae_fd] = 2;
+		g->file[g->ae_fd] = -1;
+		g->d = g->ae_fd;
+		return;
+	case 7:
+		fprintf(g->f, "fsync d%d\n", d);
+		g->after_err = 0;
+		return;
+	case 1:
+		fprintf(g->f, "write d%d\n", d);
+		return;
+	case 2:
+		gen_falloc_args(g, d, a, sizeof(a));
+		fprintf(g->f, "fallocate d%d %s\n", d, a);
+		return;
+	}
+	fprintf(g->f, "%s d%d\n", dt_gen_rnd(g, 2) ? "fsync" : "fdatasync", d);
+	g->after_err = 0;
 }
 
 static int gen_err_meta(struct dt_gen *g)
@@ -552,9 +605,19 @@ static int gen_err_meta(struct dt_gen *g)
 	char eb[16];
 
 	/* no block device (tmpfs): a data error in its place */
-	if (g->has_bdev || g->raw[g->d] == 2)
+	if (g->has_bdev || g->raw[g->d] == 2) {
 		fprintf(g->f, "error meta %s\n", dt_errname(dt_gen_err(g), eb, sizeof(eb)));
-	else
+		/* one in four: a remount read-only next (does the error fail it,
+		 * how often: remount_since) */
+		if (dt_gen_rnd(g, 4) == 0)
+			g->after_err = 4;
+		/* one in eight: syncfs, then the filesystem's own device opened
+		 * and fsync'ed (is the error seen there: syncfs_bdev_cursor) */
+		else if (dt_gen_rnd(g, 8) == 0 && g->d >= 0 && dt_gen_free_fd(g) >= 0) {
+			g->after_err = 5;
+			g->ae_fd = g->d;
+		}
+	} else
 		fprintf(g->f, "error data d%d %s\n", g->d, dt_errname(dt_gen_err(g), eb, sizeof(eb)));
 	return 1;
 }
@@ -595,7 +658,6 @@ static int check_par(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op 
 	return 0;
 }
 
-static void gen_falloc_args(struct dt_gen *g, int d, char *buf, size_t len);
 
 /*
  * An op that can race a sync, on @d, into @buf (no newline): a write, an
@@ -826,11 +888,17 @@ static void gen_falloc_args(struct dt_gen *g, int d, char *buf, size_t len)
 	static const char *const modes[] = {
 		"0", "KEEP", "PUNCH|KEEP", "COLLAPSE", "INSERT", "ZERO", "ZERO|KEEP", "PUNCH",
 	};
+	static const uint32_t waits[] = {2, 3, 4, 7};
 	struct dt_gen_view v;
 	uint32_t mi, off, n, pages;
+	int err;
 
-	mi = dt_gen_rnd(g, 8);
-	if (g->look && !dt_gen_look(g, &v) && v.size[d] > 4096 && dt_gen_rnd(g, 2)) {
+	/* on the file of the last data error: a mode that waits on the range
+	 * (punch, collapse, insert), on whole pages inside the file: does the
+	 * error stay for fsync (falloc_cursor)? */
+	err = g->err_file >= 0 && g->err_file == g->file[d];
+	mi = err ? waits[dt_gen_rnd(g, 4)] : dt_gen_rnd(g, 8);
+	if (g->look && !dt_gen_look(g, &v) && v.size[d] > 4096 && (err || dt_gen_rnd(g, 2))) {
 		/* at most 1 MiB in (the parser's bound) */
 		pages = v.size[d] > (1 << 20) ? 256 : (uint32_t)((v.size[d] + 4095) / 4096);
 		off = dt_gen_rnd(g, pages - 1);

@@ -112,6 +112,9 @@ struct dt_gen {
 	int readfail;   /* the steps after "failread" (dt_gen_readfail_step()): 1 to 4 */
 	int rf_fd, rf_file; /* their descriptor and file */
 	int last_file;  /* the file of the last "open dN fM", -1: none */
+	int after_err;  /* the steps after an error (dt_gen_after_err_step()): 1 to 3 after
+			   "error data dN", 4 or 5 to 7 after "error meta" */
+	int ae_fd;      /* ... their descriptor */
 	/*
 	 * The model's eyes (difftest gen sets them; NULL: blind): the script so
 	 * far (its "script" line and ops, no "end") into @v: 0, or -1 when it
@@ -143,6 +146,8 @@ int dt_gen_free_fd(const struct dt_gen *g);
 int dt_gen_pick_open(struct dt_gen *g);
 /* a step after a "failread" (g->readfail): an open, its close, "heal", the open again */
 void dt_gen_readfail_step(struct dt_gen *g);
+/* a step after an error (g->after_err): a write, a fallocate, a sync; a remount */
+void dt_gen_after_err_step(struct dt_gen *g);
 
 /* ---- the registry ---- */
 
