@@ -23,8 +23,8 @@ int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *
 	int k0 = op->sub[0].fd >= 0 ? m->slot[op->sub[0].fd] : -1;
 	int one = k0 >= 0 && op->sub[1].fd >= 0 && k0 == m->slot[op->sub[1].fd] &&
 		  m->fd[k0].state == 1;
-	struct m_state cand[4];
-	struct dt_opres res[4];
+	struct m_state cand[6];
+	struct dt_opres res[6];
 	int n = 0, best;
 
 	for (int order = 0; order < 2; order++) {
@@ -99,6 +99,47 @@ int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *
 			m_step(&cand[n], &op->sub[!first], &w1);
 			n++;
 		}
+	}
+	for (int wi = 0; wi < 2; wi++) {
+		const struct dt_op *wop = &op->sub[wi], *other = &op->sub[!wi];
+		int ks = wop->code == OP_WRITE && wop->fd >= 0 ? m->slot[wop->fd] : -1;
+		struct out ww = {&res[n], wi}, wo = {&res[n], !wi};
+		struct m_fd *f;
+		long long len;
+		int r;
+
+		if (ks < 0 || m->fd[ks].state != 1 || !m->fd[ks].osync || m->fd[ks].odirect ||
+		    wop->len <= 0)
+			continue;
+		/*
+		 * An O_SYNC or O_DSYNC write is two steps: the copy into the page
+		 * cache, then generic_write_sync() -> vfs_fsync_range() of what
+		 * it wrote. The other thread can run between them: its fsync
+		 * writes the new page back and, on one struct file, takes the
+		 * error the write's own sync would have reported; that sync then
+		 * finds the page clean and the cursor advanced: the write
+		 * returns its length (recordings/6.1/ext2/par-osync-write-patched).
+		 */
+		cand[n] = *m;
+		memset(&res[n], 0, sizeof(res[n]));
+		f = &cand[n].fd[ks];
+		f->osync = 0;
+		m_step(&cand[n], wop, &ww);
+		f->osync = 1;
+		len = res[n].ret[wi];
+		m_step(&cand[n], other, &wo);
+		/* (a close in between: not this outcome; the write holds the file) */
+		if (cand[n].fd[ks].state != 1)
+			continue;
+		if (len > 0) {
+			f = &cand[n].fd[ks];
+			r = m_file_fsync(&cand[n], f, (f->pos - len) / PAGE, (f->pos - 1) / PAGE, &ww);
+			if (r) {
+				f->pos -= len;
+				m_fail(&ww, -r);
+			}
+		}
+		n++;
 	}
 	for (int k = 0; k < n; k++) {
 		if (!obs || (m_opres_equal(&res[k], obs, 0) && m_opres_equal(&res[k], obs, 1) &&
