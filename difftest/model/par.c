@@ -105,11 +105,16 @@ int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *
 		int ks = wop->code == OP_WRITE && wop->fd >= 0 ? m->slot[wop->fd] : -1;
 		struct out ww = {&res[n], wi}, wo = {&res[n], !wi};
 		struct m_fd *f;
-		long long len;
+		long long len, end;
 		int r;
 
 		if (ks < 0 || m->fd[ks].state != 1 || !m->fd[ks].osync || m->fd[ks].odirect ||
 		    wop->len <= 0)
+			continue;
+		/* a read or write of the same struct file waits for the whole
+		 * write: fdget_pos() holds f_pos_lock through its sync */
+		if ((other->code == OP_WRITE || other->code == OP_READ) && other->fd >= 0 &&
+		    m->slot[other->fd] == ks)
 			continue;
 		/*
 		 * An O_SYNC or O_DSYNC write is two steps: the copy into the page
@@ -127,13 +132,14 @@ int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *
 		m_step(&cand[n], wop, &ww);
 		f->osync = 1;
 		len = res[n].ret[wi];
+		end = cand[n].fd[ks].pos;
 		m_step(&cand[n], other, &wo);
 		/* (a close in between: not this outcome; the write holds the file) */
 		if (cand[n].fd[ks].state != 1)
 			continue;
 		if (len > 0) {
 			f = &cand[n].fd[ks];
-			r = m_file_fsync(&cand[n], f, (f->pos - len) / PAGE, (f->pos - 1) / PAGE, &ww);
+			r = m_file_fsync(&cand[n], f, (end - len) / PAGE, (end - 1) / PAGE, &ww);
 			if (r) {
 				f->pos -= len;
 				m_fail(&ww, -r);
