@@ -11,9 +11,11 @@
 
 
 /*
- * A "par" line: the outcomes the model allows are the two orders, and, for
- * two syncfs() on one struct file, the races of its two reporting channels
- * (below); trace_equal_par() admits a racing checker's no-op event.
+ * A "par" line: the outcomes the model allows are the two orders; for two
+ * syncfs() on one struct file, the races of its two reporting channels; for
+ * two fsyncs without md_locked, the split of the two cursors; for an O_SYNC
+ * write, the write split around the other op (below); trace_equal_par()
+ * admits a racing checker's no-op event.
  */
 int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *obs,
 	      struct dt_opres *pred, int trace, char *note, size_t notelen)
