@@ -10,6 +10,57 @@
 #include "internal.h"
 
 
+/* the most outcomes of a par line: two orders, two races, a split O_SYNC write's
+ * page boundaries (past them, outcomes are left out: a false divergence, never a
+ * kernel's result passed that no outcome has) */
+#define PAR_MAX 24
+
+/*
+ * Outcome @t of an O_SYNC write (sub-op @wi, on struct file @ks) split after its
+ * first @a bytes: the copy of those, the other op, the copy of the rest, then the
+ * write's sync of every page it wrote. 0: not an outcome (a copy fell short, or
+ * the other op closed the struct file: the write holds it, as the serial order).
+ */
+static int par_split_write(const struct m_state *m, struct m_state *t, struct dt_opres *res,
+			   const struct dt_op *op, int wi, int ks, long long a)
+{
+	struct dt_op part = op->sub[wi];
+	struct out ww = {res, wi}, wo = {res, !wi};
+	long long start = m->fd[ks].pos, len = part.len, end;
+	struct m_fd *f;
+	int r;
+
+	*t = *m;
+	memset(res, 0, sizeof(*res));
+	t->fd[ks].osync = 0;
+	part.len = a;
+	m_step(t, &part, &ww);
+	if (res->ret[wi] != a)
+		return 0;
+	m_step(t, &op->sub[!wi], &wo);
+	if (t->fd[ks].state != 1)
+		return 0;
+	if (len > a) {
+		part.len = len - a;
+		m_step(t, &part, &ww);
+		if (res->ret[wi] != len - a)
+			return 0;
+	}
+	f = &t->fd[ks];
+	f->osync = 1;
+	end = f->pos;
+	if (end != start + len)
+		return 0;
+	r = m_file_fsync(t, f, start / PAGE, (end - 1) / PAGE, &ww);
+	if (r) {
+		f->pos = start;
+		m_fail(&ww, -r);
+	} else {
+		m_put(&ww, len, 0);
+	}
+	return 1;
+}
+
 /*
  * A "par" line: the outcomes the model allows are the two orders; for two
  * syncfs() on one struct file, the races of its two reporting channels; for
@@ -25,8 +76,8 @@ int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *
 	int k0 = op->sub[0].fd >= 0 ? m->slot[op->sub[0].fd] : -1;
 	int one = k0 >= 0 && op->sub[1].fd >= 0 && k0 == m->slot[op->sub[1].fd] &&
 		  m->fd[k0].state == 1;
-	struct m_state cand[6];
-	struct dt_opres res[6];
+	static struct m_state cand[PAR_MAX];
+	static struct dt_opres res[PAR_MAX];
 	int n = 0, best;
 
 	for (int order = 0; order < 2; order++) {
@@ -105,13 +156,10 @@ int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *
 	for (int wi = 0; wi < 2; wi++) {
 		const struct dt_op *wop = &op->sub[wi], *other = &op->sub[!wi];
 		int ks = wop->code == OP_WRITE && wop->fd >= 0 ? m->slot[wop->fd] : -1;
-		struct out ww = {&res[n], wi}, wo = {&res[n], !wi};
-		struct m_fd *f;
-		long long len, end;
-		int r;
+		long long start, a;
 
 		if (ks < 0 || m->fd[ks].state != 1 || !m->fd[ks].osync || m->fd[ks].odirect ||
-		    wop->len <= 0)
+		    m->fd[ks].rdonly || wop->len <= 0)
 			continue;
 		/* a read or write of the same struct file waits for the whole
 		 * write: fdget_pos() holds f_pos_lock through its sync */
@@ -120,34 +168,26 @@ int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *
 			continue;
 		/*
 		 * An O_SYNC or O_DSYNC write is two steps: the copy into the page
-		 * cache, then generic_write_sync() -> vfs_fsync_range() of what
-		 * it wrote. The other thread can run between them: its fsync
-		 * writes the new page back and, on one struct file, takes the
-		 * error the write's own sync would have reported; that sync then
-		 * finds the page clean and the cursor advanced: the write
-		 * returns its length (recordings/6.1/ext2/par-osync-write-patched).
+		 * cache, page by page, then generic_write_sync() ->
+		 * vfs_fsync_range() of what it wrote. The other thread can run
+		 * after any page of the copy: its fsync writes the pages copied
+		 * so far back and, on one struct file, takes the error the
+		 * write's own sync would have reported; that sync then finds
+		 * those pages clean and the cursor advanced, and reports only a
+		 * failure of the pages after them (a new error): the write
+		 * returns its length when there is none
+		 * (recordings/6.1/ext2/par-osync-write-patched). Each page
+		 * boundary of the write, and its end, is one outcome.
 		 */
-		cand[n] = *m;
-		memset(&res[n], 0, sizeof(res[n]));
-		f = &cand[n].fd[ks];
-		f->osync = 0;
-		m_step(&cand[n], wop, &ww);
-		f->osync = 1;
-		len = res[n].ret[wi];
-		end = cand[n].fd[ks].pos;
-		m_step(&cand[n], other, &wo);
-		/* (a close in between: not this outcome; the write holds the file) */
-		if (cand[n].fd[ks].state != 1)
-			continue;
-		if (len > 0) {
-			f = &cand[n].fd[ks];
-			r = m_file_fsync(&cand[n], f, (end - len) / PAGE, (end - 1) / PAGE, &ww);
-			if (r) {
-				f->pos -= len;
-				m_fail(&ww, -r);
-			}
+		start = m->fd[ks].pos;
+		for (a = (start / PAGE + 1) * PAGE - start; n < PAR_MAX; a += PAGE) {
+			if (a > wop->len)
+				a = wop->len;
+			if (par_split_write(m, &cand[n], &res[n], op, wi, ks, a))
+				n++;
+			if (a == wop->len)
+				break;
 		}
-		n++;
 	}
 	for (int k = 0; k < n; k++) {
 		if (!obs || (m_opres_equal(&res[k], obs, 0) && m_opres_equal(&res[k], obs, 1) &&
