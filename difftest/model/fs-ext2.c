@@ -28,6 +28,7 @@ const struct dt_fs_rules dt_fs_ext2 = {
 	.name = "ext2",
 	.has_bdev = 1,
 	.stable_ino = 1,
+	.copy_by_page = 1,
 	.itable = 1,
 	.wb_err_record = 1,
 	.remount = m_remount_sync_ignored,

@@ -280,7 +280,8 @@ static long long ext4_dio_read(struct m_state *m, struct m_fd *f, long long len)
 #define EXT4_RULES(mode, journal)                                              \
 	{                                                                      \
 		.name = "ext4-" mode, .has_bdev = 1, .stable_ino = 1,          \
-		.journal_data = (journal), .itable = 1, .wb_err_record = 1,   \
+		.journal_data = (journal), .copy_by_page = 1, .itable = 1,     \
+		.wb_err_record = 1,                                            \
 		.remount = ext4_remount, .fsync = ext4_sync_file,              \
 		.fallocate = ext4_fallocate, .dio_write = ext4_dio_write,      \
 		.dio_read = ext4_dio_read, .mount = ext4_mount,                \

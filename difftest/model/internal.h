@@ -156,6 +156,10 @@ struct dt_fs_rules {
 	unsigned journal_data : 1;      /* ext4 data=journal: write() journals the data
 					   buffers (write_end_fn(): ext4_handle_dirty_metadata())
 					   and never tags the page cache dirty */
+	unsigned copy_by_page : 1;      /* a buffered write copies page by page, each page
+					   dirty at once, and ->fsync reports without a lock
+					   the writer holds (ext2, ext4): a concurrent fsync
+					   can take part of an O_SYNC write (par.c) */
 	unsigned itable : 1;            /* the guest finds a file's inode block (ext2, ext4:
 					   the group descriptors' inode tables): failread */
 	unsigned wb_err_record : 1;     /* FS_WB_ERR_RECORD (kernel-port 0004): the patched

@@ -10,8 +10,8 @@
 #include "internal.h"
 
 
-/* the most outcomes of a par line: two orders, two races, a split O_SYNC write's
- * page boundaries (past them, outcomes are left out: a false divergence, never a
+/* the most outcomes of a par line: two orders, two races, a split O_SYNC write's end
+ * and page boundaries (past them, outcomes are left out: a false divergence, never a
  * kernel's result passed that no outcome has) */
 #define PAR_MAX 24
 
@@ -179,15 +179,21 @@ int m_run_par(struct m_state *m, const struct dt_op *op, const struct dt_opres *
 		 * (recordings/6.1/ext2/par-osync-write-patched). Each page
 		 * boundary of the write, and its end, is one outcome.
 		 */
+		if (n < PAR_MAX && par_split_write(m, &cand[n], &res[n], op, wi, ks, wop->len))
+			n++;
+		/* inside the write only where the copy goes page by page with no
+		 * lock the other op takes (a sync call; ext2, ext4, a block
+		 * device; not btrfs, which copies a batch of pages under the
+		 * inode lock its fsync takes, nor 6.12 xfs's one large folio) */
+		if (!m->fsr->copy_by_page && !m->ino[m->fd[ks].ino].bdev)
+			continue;
+		if (other->code != OP_FSYNC && other->code != OP_FDATASYNC &&
+		    other->code != OP_SFR && other->code != OP_SYNCFS && other->code != OP_SYNC)
+			continue;
 		start = m->fd[ks].pos;
-		for (a = (start / PAGE + 1) * PAGE - start; n < PAR_MAX; a += PAGE) {
-			if (a > wop->len)
-				a = wop->len;
+		for (a = (start / PAGE + 1) * PAGE - start; a < wop->len && n < PAR_MAX; a += PAGE)
 			if (par_split_write(m, &cand[n], &res[n], op, wi, ks, a))
 				n++;
-			if (a == wop->len)
-				break;
-		}
 	}
 	for (int k = 0; k < n; k++) {
 		if (!obs || (m_opres_equal(&res[k], obs, 0) && m_opres_equal(&res[k], obs, 1) &&
