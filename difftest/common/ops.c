@@ -109,6 +109,15 @@ static int fails_here(const struct dt_gen *g)
 	return (g->real && g->raw[g->d] != 2) || g->raw[g->d] == 1;
 }
 
+/* the generator's view of descriptor @d after a line opened (or dup'ed) it:
+ * @raw as in g->raw, @file the file, -1 a block device */
+static void gen_opened(struct dt_gen *g, int d, int raw, int file)
+{
+	g->open[d] = 1;
+	g->raw[d] = raw;
+	g->file[d] = file;
+}
+
 /* ---- open dN fM|raw|dev [creat] [trunc] [rdonly] [sync] [dsync] [direct] ---- */
 
 static int parse_open(struct dt_pctx *c, char **tok, int n, struct dt_op *op)
@@ -209,15 +218,12 @@ static int gen_open(struct dt_gen *g)
 		if (sy == 7) {
 			/* one in eight of them: the filesystem's own device */
 			fprintf(g->f, "open d%d dev\n", nd);
-			g->open[nd] = 1;
-			g->raw[nd] = 2;
-			g->file[nd] = -1;
+			gen_opened(g, nd, 2, -1);
 			return 1;
 		}
 		fprintf(g->f, "open d%d raw%s%s\n", nd, dt_gen_rnd(g, 8) == 0 ? " rdonly" : "",
 			sy == 0 ? " sync" : sy == 1 ? " dsync" : sy == 2 ? " direct" : "");
-		g->open[nd] = g->raw[nd] = 1;
-		g->file[nd] = -1;
+		gen_opened(g, nd, 1, -1);
 		return 1;
 	}
 	sy = dt_gen_rnd(g, 12);
@@ -238,9 +244,7 @@ static int gen_open(struct dt_gen *g)
 	fprintf(g->f, "open d%d f%u%s%s%s%s%s\n", nd, file, creat ? " creat" : "",
 		trunc ? " trunc" : "", rdonly ? " rdonly" : "",
 		sy == 0 ? " sync" : sy == 1 ? " dsync" : "", sy == 2 && !g->real ? " direct" : "");
-	g->open[nd] = 1;
-	g->raw[nd] = 0;
-	g->file[nd] = (int)file;
+	gen_opened(g, nd, 0, (int)file);
 	g->last_file = (int)file;
 	return 1;
 }
@@ -453,9 +457,7 @@ void dt_gen_readfail_step(struct dt_gen *g)
 	case 4:
 		fprintf(g->f, "open d%d f%d%s\n", g->rf_fd, g->rf_file,
 			dt_gen_rnd(g, 4) ? "" : " rdonly");
-		g->open[g->rf_fd] = 1;
-		g->raw[g->rf_fd] = 0;
-		g->file[g->rf_fd] = g->rf_file;
+		gen_opened(g, g->rf_fd, 0, g->rf_file);
 		g->d = g->rf_fd;
 		g->readfail = g->readfail == 1 ? 2 : 0;
 		if (!g->readfail && g->err_file == g->rf_file)
@@ -579,9 +581,7 @@ void dt_gen_after_err_step(struct dt_gen *g)
 	case 6:
 		g->ae_fd = dt_gen_free_fd(g);
 		fprintf(g->f, "open d%d dev\n", g->ae_fd);
-		g->open[g->ae_fd] = 1;
-		g->raw[g->ae_fd] = 2;
-		g->file[g->ae_fd] = -1;
+		gen_opened(g, g->ae_fd, 2, -1);
 		g->d = g->ae_fd;
 		return;
 	case 7:
@@ -842,9 +842,7 @@ static int gen_dup(struct dt_gen *g)
 	if (nd < 0)
 		return gen_child(g);
 	fprintf(g->f, "dup d%d d%d\n", g->d, nd);
-	g->open[nd] = 1;
-	g->raw[nd] = g->raw[g->d];
-	g->file[nd] = g->file[g->d];
+	gen_opened(g, nd, g->raw[g->d], g->file[g->d]);
 	return 1;
 }
 
