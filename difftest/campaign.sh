@@ -11,7 +11,7 @@
 #                       for a --kernel with virtio/ext4/dm built as modules
 #   --contract C        contract to hold the kernel to: stock | patched | switches
 #                       md_cursor,keep_unseen,syncfs_locked,syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once,falloc_cursor,mount_forgets,remount_since,
-#                       md_locked (no-X clears); default: the
+#                       md_locked,dir_own (no-X clears); default: the
 #                       flavour's own (the stock flavour is also held to "patched",
 #                       to show its documented deviations). Plus linux=LINE: the kernel
 #                       line whose facts the model follows (6.1, 6.12; difftest/doc/kernels.md,

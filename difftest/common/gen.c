@@ -53,8 +53,9 @@ int dt_gen_pick_open(struct dt_gen *g)
 {
 	int c[DT_MAX_FDS], n = 0;
 
+	/* not the directory's: its steps are dt_gen_dir_step()'s */
 	for (int i = 0; i < DT_GEN_FDS; i++)
-		if (g->open[i])
+		if (g->open[i] && !g->dir[i])
 			c[n++] = i;
 	return n ? c[dt_gen_rnd(g, (uint32_t)n)] : -1;
 }
@@ -92,8 +93,9 @@ void dt_gen_script(struct dt_gen *g, const char *name, int nops)
 	memset(g->open, 0, sizeof(g->open));
 	memset(g->mapped, 0, sizeof(g->mapped));
 	memset(g->raw, 0, sizeof(g->raw));
+	memset(g->dir, 0, sizeof(g->dir));
 	g->err_file = -1;
-	g->failing = g->readfail = g->after_err = 0;
+	g->failing = g->readfail = g->after_err = g->dirstep = g->direrr = 0;
 	g->last_file = -1;
 	fprintf(g->f, "script %s\n", name);
 	g->d = -1;
@@ -109,10 +111,14 @@ void dt_gen_script(struct dt_gen *g, const char *name, int nops)
 			dt_gen_after_err_step(g);
 			continue;
 		}
+		if (g->dirstep) {
+			dt_gen_dir_step(g);
+			continue;
+		}
 		/* half the time the last step's descriptor again (an error, then
 		 * what that descriptor does next), else a random open one */
 		g->d = dt_gen_pick_open(g);
-		if (prev >= 0 && g->open[prev] && dt_gen_rnd(g, 2))
+		if (prev >= 0 && g->open[prev] && !g->dir[prev] && dt_gen_rnd(g, 2))
 			g->d = prev;
 		r = dt_gen_rnd(g, 100);
 		/* with nothing open, the FIRST tier (open) whatever the draw */

@@ -116,6 +116,7 @@ static void gen_opened(struct dt_gen *g, int d, int raw, int file)
 	g->open[d] = 1;
 	g->raw[d] = raw;
 	g->file[d] = file;
+	g->dir[d] = 0;
 }
 
 /* ---- open dN fM|raw|dev [creat] [trunc] [rdonly] [sync] [dsync] [direct] ---- */
@@ -128,8 +129,10 @@ static int parse_open(struct dt_pctx *c, char **tok, int n, struct dt_op *op)
 		op->file = DT_FILE_RAW;
 	else if (n > 2 && !strcmp(tok[2], "dev"))
 		op->file = DT_FILE_DEV;
+	else if (n > 2 && !strcmp(tok[2], "dir"))
+		op->file = DT_FILE_DIR;
 	else if ((op->file = dt_parse_idx(c, n > 2 ? tok[2] : NULL, 'f', DT_MAX_FILES,
-					  "file (or raw, dev)")) < 0)
+					  "file (or raw, dev, dir)")) < 0)
 		return -1;
 	for (int i = 3; i < n; i++) {
 		if (!strcmp(tok[i], "creat"))
@@ -150,9 +153,9 @@ static int parse_open(struct dt_pctx *c, char **tok, int n, struct dt_op *op)
 	}
 	if (op->file == DT_FILE_RAW && (op->flags & (OPEN_CREAT | OPEN_TRUNC)))
 		return dt_perr(c, "open raw takes rdonly, sync, dsync, direct (not creat, trunc)");
-	if (op->file == DT_FILE_DEV && op->flags)
-		return dt_perr(c, "open dev takes no flags (it is read-only)");
-	if (op->file == DT_FILE_DEV)
+	if ((op->file == DT_FILE_DEV || op->file == DT_FILE_DIR) && op->flags)
+		return dt_perr(c, "open %s takes no flags (it is read-only)", tok[2]);
+	if (op->file == DT_FILE_DEV || op->file == DT_FILE_DIR)
 		op->flags = OPEN_RDONLY;
 	return 0;
 }
@@ -161,9 +164,9 @@ static void format_open(const struct dt_op *op, char *buf, size_t len)
 {
 	char f[16];
 
-	if (op->file == DT_FILE_DEV) {
+	if (op->file == DT_FILE_DEV || op->file == DT_FILE_DIR) {
 		/* read-only, its only way (OPEN_RDONLY): the line takes no flags */
-		snprintf(buf, len, "open d%d dev", op->fd);
+		snprintf(buf, len, "open d%d %s", op->fd, op->file == DT_FILE_DEV ? "dev" : "dir");
 		return;
 	}
 	if (op->file == DT_FILE_RAW)
@@ -200,6 +203,7 @@ static int check_open(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op
 	v->desc[op->fd] = free_desc(v);
 	v->open[op->fd] = 1;
 	v->raw[op->fd] = op->file == DT_FILE_RAW ? 1 : op->file == DT_FILE_DEV ? 2 : 0;
+	v->dir[op->fd] = op->file == DT_FILE_DIR;
 	v->pos[v->desc[op->fd]] = 0;
 	return 0;
 }
@@ -219,6 +223,15 @@ static int gen_open(struct dt_gen *g)
 			/* one in eight of them: the filesystem's own device */
 			fprintf(g->f, "open d%d dev\n", nd);
 			gen_opened(g, nd, 2, -1);
+			return 1;
+		}
+		if (sy >= 4) {
+			/* three in eight: the test directory, and its steps */
+			fprintf(g->f, "open d%d dir\n", nd);
+			gen_opened(g, nd, 0, -1);
+			g->dir[nd] = 1;
+			g->dir_fd = nd;
+			g->dirstep = 1;
 			return 1;
 		}
 		fprintf(g->f, "open d%d raw%s%s\n", nd, dt_gen_rnd(g, 8) == 0 ? " rdonly" : "",
@@ -401,6 +414,10 @@ static int gen_unlink(struct dt_gen *g)
 {
 	if (fails_here(g))
 		return 0;
+	if (g->direrr) {
+		fprintf(g->f, "fsyncdir\n"); /* no unlink after an error of the directory */
+		return 1;
+	}
 	fprintf(g->f, "unlink f%u\n", dt_gen_rnd(g, DT_GEN_FILES));
 	return 1;
 }
@@ -473,6 +490,58 @@ void dt_gen_readfail_step(struct dt_gen *g)
 	g->readfail = g->readfail == 2 ? 3 : 0;
 }
 
+/*
+ * After "open dN dir": FS_DIRSYNC_FL one time in two (dirsync), an error of the
+ * directory's mapping (error data dN), a new name (open ... creat on a free
+ * descriptor: ext2 writes the directory out), then an fsync of the directory's
+ * descriptor, an fsyncdir or an evict.
+ */
+void dt_gen_dir_step(struct dt_gen *g)
+{
+	char eb[16];
+	uint32_t f;
+	int nd;
+
+	switch (g->dirstep) {
+	case 1:
+		g->dirstep = 2;
+		if (dt_gen_rnd(g, 2)) {
+			fprintf(g->f, "dirsync\n");
+			return;
+		}
+		/* fall through */
+	case 2:
+		fprintf(g->f, "error data d%d %s\n", g->dir_fd,
+			dt_errname(dt_gen_err(g), eb, sizeof(eb)));
+		g->direrr = 1;
+		g->dirstep = 3;
+		return;
+	case 3:
+		g->dirstep = 4;
+		nd = dt_gen_free_fd(g);
+		if (nd >= 0) {
+			f = dt_gen_rnd(g, DT_GEN_FILES);
+			fprintf(g->f, "open d%d f%u creat\n", nd, f);
+			gen_opened(g, nd, 0, (int)f);
+			g->last_file = (int)f;
+			return;
+		}
+		/* fall through */
+	default:
+		g->dirstep = 0;
+		switch (dt_gen_rnd(g, 3)) {
+		case 0:
+			fprintf(g->f, "fsync d%d\n", g->dir_fd);
+			break;
+		case 1:
+			fprintf(g->f, "fsyncdir\n");
+			break;
+		default:
+			gen_evict(g);
+		}
+	}
+}
+
 static int gen_sync(struct dt_gen *g)
 {
 	fprintf(g->f, "sync\n");
@@ -531,6 +600,8 @@ static int check_err_data(struct dt_pctx *c, struct dt_vstate *v, const struct d
 	if (op->fd >= 0 && v->raw[op->fd] == 2)
 		return dt_perr(c, "error data on d%d, the filesystem's device: use error meta",
 			       op->fd);
+	if (op->fd >= 0 && v->dir[op->fd])
+		v->direrr = 1;
 	return 0;
 }
 
@@ -829,6 +900,7 @@ static int check_dup(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op 
 	v->open[op->fd2] = 1;
 	v->desc[op->fd2] = v->desc[op->fd];
 	v->raw[op->fd2] = v->raw[op->fd];
+	v->dir[op->fd2] = v->dir[op->fd];
 	return 0;
 }
 
@@ -946,8 +1018,16 @@ static int gen_cycle(struct dt_gen *g)
 /* real mode: no rename (it frees the target's blocks) */
 static int gen_link(struct dt_gen *g)
 {
-	uint32_t to = dt_gen_rnd(g, DT_GEN_FILES), from = dt_gen_rnd(g, DT_GEN_FILES);
-	int link = dt_gen_rnd(g, 2) || g->real;
+	uint32_t to, from;
+	int link;
+
+	if (g->direrr) {
+		fprintf(g->f, "fsyncdir\n"); /* no link, rename after an error of the directory */
+		return 1;
+	}
+	to = dt_gen_rnd(g, DT_GEN_FILES);
+	from = dt_gen_rnd(g, DT_GEN_FILES);
+	link = dt_gen_rnd(g, 2) || g->real;
 
 	fprintf(g->f, "%s f%u f%u\n", link ? "link" : "rename", from, to);
 	return 1;
@@ -981,6 +1061,9 @@ static int check_child(struct dt_pctx *c, struct dt_vstate *v, const struct dt_o
 	if (!dt_ops[op->sub[0].code].child)
 		return dt_perr(c, "child runs a descriptor op (write, read, ftruncate, fallocate, "
 			       "fsync, fdatasync, sfr, syncfs), not %s", dt_opname(op->sub[0].code));
+	if (op->sub[0].fd >= 0 && v->open[op->sub[0].fd] && v->dir[op->sub[0].fd])
+		return dt_perr(c, "child on d%d, the directory's descriptor: not modelled",
+			       op->sub[0].fd);
 	return dt_check_op(c, v, &op->sub[0], 0);
 }
 
@@ -1237,6 +1320,7 @@ const struct dt_opdesc dt_ops[OP__COUNT] = {
 			EXTRAS(12, 14), .gen_line = gen_remount},
 	[OP_FSYNCDIR] = {"fsyncdir", NULL, parse_none, format_none, NULL},
 	[OP_FAILREAD] = {"failread", NULL, parse_none, format_none, check_failread},
+	[OP_DIRSYNC] = {"dirsync", NULL, parse_none, format_none, NULL},
 };
 
 const char *dt_opname(enum dt_opcode c)

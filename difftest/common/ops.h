@@ -44,8 +44,11 @@ struct dt_vstate {
 	long long pos[DT_MAX_FDS];  /* per description: bytes written or read since open */
 	unsigned char raw[DT_MAX_FDS]; /* the descriptor names a block device: 1 the raw
 					  one, 2 the filesystem's (dev) */
+	unsigned char dir[DT_MAX_FDS]; /* the descriptor names the test directory */
 	unsigned char failing;  /* a "fail" since the last "heal" */
 	unsigned char readfail; /* a "failread" since the last "heal" */
+	unsigned char direrr;   /* an "error data" on a directory's descriptor: no
+				   unlink, link, rename from then on */
 };
 
 /* The error at the current line; returns -1. */
@@ -107,6 +110,10 @@ struct dt_gen {
 	int mapped[DT_MAX_FDS]; /* an "mmap dN" line without its munmap (the script's rule) */
 	int raw[DT_MAX_FDS]; /* the raw block device's (1), the filesystem's device's (2) */
 	int file[DT_MAX_FDS]; /* the file dN opened (fM), -1: a block device */
+	int dir[DT_MAX_FDS];  /* dN is the test directory's (never the step's descriptor) */
+	int dirstep;    /* the steps after "open dN dir" (dt_gen_dir_step()): 1 to 4 */
+	int dir_fd;     /* ... its descriptor */
+	int direrr;     /* an "error data" on the directory: no unlink, link, rename */
 	int err_file;   /* the file of the last "error data", -1: none since an open took it */
 	int failing;    /* a "fail" line since the last "heal" */
 	int readfail;   /* the steps after "failread" (dt_gen_readfail_step()): 1 to 4 */
@@ -148,6 +155,9 @@ int dt_gen_pick_open(struct dt_gen *g);
 void dt_gen_readfail_step(struct dt_gen *g);
 /* a step after an error (g->after_err): a write, a fallocate, a sync; a remount */
 void dt_gen_after_err_step(struct dt_gen *g);
+/* a step after "open dN dir" (g->dirstep): dirsync, an error of the directory, a
+ * new name, a sync of the directory or an evict */
+void dt_gen_dir_step(struct dt_gen *g);
 
 /* ---- the registry ---- */
 

@@ -20,7 +20,7 @@ static const struct {
 	{"EINVAL", EINVAL}, {"EFBIG", EFBIG},	{"ENOSPC", ENOSPC}, {"ESPIPE", ESPIPE},
 	{"EROFS", EROFS},   {"EPIPE", EPIPE},	{"EDQUOT", EDQUOT}, {"ENOLINK", ENOLINK},
 	{"EREMOTEIO", EREMOTEIO}, {"ENODATA", ENODATA}, {"ETIMEDOUT", ETIMEDOUT},
-	{"EUCLEAN", EUCLEAN}, {"EOPNOTSUPP", EOPNOTSUPP},
+	{"EUCLEAN", EUCLEAN}, {"EOPNOTSUPP", EOPNOTSUPP}, {"ENOTTY", ENOTTY}, {"ESTALE", ESTALE},
 };
 
 void dt_script_class(const char *name, char *buf, size_t len)
@@ -276,6 +276,23 @@ int dt_check_op(struct dt_pctx *c, struct dt_vstate *v, const struct dt_op *op, 
 	    (op->code != OP_OPEN || (op->flags & (OPEN_CREAT | OPEN_TRUNC))))
 		return dt_perr(c, "%s between failread and heal: only open (without creat or "
 			       "trunc), evict and heal", dt_oplabel(op->code));
+	/* a directory's descriptor: the sync calls, close, dup and an injected
+	 * error; nothing in a par line or a child (the model's races are a
+	 * file's) */
+	if (op->fd >= 0 && op->code != OP_OPEN && v->open[op->fd] && v->dir[op->fd] &&
+	    (in_par || (op->code != OP_FSYNC && op->code != OP_FDATASYNC &&
+			op->code != OP_SYNCFS && op->code != OP_CLOSE && op->code != OP_DUP &&
+			op->code != OP_ERR_DATA)))
+		return dt_perr(c, "%s of d%d, the directory's descriptor%s: only fsync, "
+			       "fdatasync, syncfs, close, dup and error data", dt_oplabel(op->code),
+			       op->fd, in_par ? ", in a par line" : "");
+	/* stock ext2 undoes a change that failed of the directory's earlier
+	 * write-back error while its entry is written; the names that leaves
+	 * behind after unlink, link and rename are not followed (an open
+	 * ... creat is: model/namei.c) */
+	if (v->direrr && (op->code == OP_UNLINK || op->code == OP_LINK || op->code == OP_RENAME))
+		return dt_perr(c, "%s after an error injected into the directory (error data on "
+			       "a directory's descriptor): not modelled", dt_oplabel(op->code));
 	return d->check ? d->check(c, v, op) : 0;
 }
 

@@ -61,6 +61,8 @@
 #define DT_FILE_RAW DT_MAX_FILES
 /* "open dN dev": op->file of the filesystem's own block device (opened O_RDONLY) */
 #define DT_FILE_DEV (DT_MAX_FILES + 1)
+/* "open dN dir": op->file of the test directory (opened O_RDONLY | O_DIRECTORY) */
+#define DT_FILE_DIR (DT_MAX_FILES + 2)
 
 /* The operations; each has a descriptor in the op registry (ops.h, ops.c). */
 enum dt_opcode {
@@ -95,6 +97,7 @@ enum dt_opcode {
 	OP_FSYNCDIR,   /* open(2) of the test directory, fsync(2) of it, close(2) */
 	OP_FAILREAD,   /* evict, then the dm error target over every script file's inode
 			  block: the next read of an evicted inode fails (until heal) */
+	OP_DIRSYNC,    /* FS_IOC_SETFLAGS FS_DIRSYNC_FL on the test directory (chattr +D) */
 	OP__COUNT
 };
 

@@ -423,6 +423,15 @@ static void g_open(const struct dt_op *op, struct dt_opres *o, int which)
 		return;
 	}
 	fd_raw[op->fd] = 0;
+	if (op->file == DT_FILE_DIR) {
+		/* the test directory; its events are "dir"'s (g_fsyncdir()) */
+		snprintf(p, sizeof(p), "%s/t", opt_mnt);
+		fds[op->fd] = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fds[op->fd] >= 0 && fstat(fds[op->fd], &st) == 0)
+			label_ino(st.st_ino, LABEL_DIR, 1);
+		result(o, which, fds[op->fd] < 0 ? -1 : 0, errno);
+		return;
+	}
 	fpath(p, sizeof(p), op->file);
 	created = (fl & O_CREAT) && lstat(p, &st) < 0 && errno == ENOENT;
 	fds[op->fd] = open(p, fl | O_CLOEXEC, 0644);
@@ -645,6 +654,32 @@ static void g_fsyncdir(const struct dt_op *op, struct dt_opres *o, int which)
 	e = errno;
 	close(dfd);
 	result(o, which, r, e);
+}
+
+/* dirsync: chattr +D of the test directory: FS_IOC_GETFLAGS, then
+ * FS_IOC_SETFLAGS with FS_DIRSYNC_FL (the first ioctl's error, if it fails) */
+static void g_dirsync(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	char p[256];
+	int dfd, fl = 0, e = 0;
+	long r;
+
+	(void)op;
+	snprintf(p, sizeof(p), "%s/t", opt_mnt);
+	dfd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		result(o, which, -1, errno);
+		return;
+	}
+	r = ioctl(dfd, FS_IOC_GETFLAGS, &fl);
+	if (r == 0) {
+		fl |= FS_DIRSYNC_FL;
+		r = ioctl(dfd, FS_IOC_SETFLAGS, &fl);
+	}
+	if (r)
+		e = errno;
+	close(dfd);
+	result(o, which, r ? -1 : 0, e);
 }
 
 static void g_fdatasync(const struct dt_op *op, struct dt_opres *o, int which)
@@ -1061,6 +1096,7 @@ static g_handler *const g_ops[OP__COUNT] = {
 	[OP_REMOUNT] = g_remount,
 	[OP_FSYNCDIR] = g_fsyncdir,
 	[OP_FAILREAD] = g_failread,
+	[OP_DIRSYNC] = g_dirsync,
 };
 
 static void run_op(const struct dt_op *op, struct dt_opres *o, int which)

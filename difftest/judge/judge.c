@@ -104,6 +104,9 @@ struct jstate {
 	unsigned char real;              /* a fail of a file's extents worked: from then on a
 					    write may fail with an EIO of its own */
 	unsigned char overflow;          /* more than J_MAX_EV errors */
+	unsigned char dir_as;            /* the directory's errors a change may not report
+					    (its mapping's AS flags: 1 EIO, 2 ENOSPC) */
+	unsigned char dir_told;          /* a change has failed with one */
 	short nev;
 	struct jev ev[J_MAX_EV];
 };
@@ -186,6 +189,8 @@ static int concerns(const struct jctx *c, const struct jev *e, int ino, int ch)
 		return 1; /* a metadata error: no file owns it */
 	if (e->ino != ino)
 		return 0;
+	if (ino == J_INO_DIR && !c->o->dir_pagecache)
+		return 1;
 	return c->o->no_writeback ? 1 : 2;
 }
 
@@ -389,6 +394,8 @@ static void op_open(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 		ino = J_INO_RAW;
 	} else if (op->file == DT_FILE_DEV) {
 		ino = J_INO_DEV;
+	} else if (op->file == DT_FILE_DIR) {
+		ino = J_INO_DIR;
 	} else {
 		ino = st->name[op->file];
 		if (ino < 0) {
@@ -417,6 +424,34 @@ static void op_open(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 	desc_init(c, st, d, ino);
 }
 
+/*
+ * A new name (open ... creat of a name no op has shown) changes the directory: it may
+ * fail of its own write only. Failing with an error the directory's write-back
+ * recorded before (EIO or ENOSPC, as its AS flag says) is a report on no sync call's
+ * channel, of an error the change did not cause, and the filesystem undoes a change
+ * that is written (ext2: an entry on disk whose inode is freed). Not judged where the
+ * change could fail of its own: a fail of a file's extents worked (real I/O errors), a
+ * stopped filesystem.
+ */
+static void new_name(struct jctx *c, struct jstate *st, const struct dt_op *op, long ret,
+		     int err)
+{
+	char e[24];
+
+	if (ret >= 0 || !(op->flags & OPEN_CREAT) || op->file >= DT_MAX_FILES ||
+	    st->name[op->file] >= 0 || st->real || stopped(c, st, J_INO_DIR, err))
+		return;
+	if (!((err == EIO && (st->dir_as & 1)) || (err == ENOSPC && (st->dir_as & 2))))
+		return;
+	if (st->dir_told)
+		violation(c, DT_JUDGE_REPEAT, "a new name failed again with %s, the directory's "
+			  "earlier write-back error", dt_errname(err, e, sizeof(e)));
+	else
+		violation(c, DT_JUDGE_INVENTED, "a new name failed with %s, the directory's "
+			  "earlier write-back error, not its own", dt_errname(err, e, sizeof(e)));
+	st->dir_told = 1;
+}
+
 static void name_drop(struct jstate *st, int file)
 {
 	int ino = st->name[file];
@@ -438,6 +473,7 @@ static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 
 	switch (op->code) {
 	case OP_OPEN:
+		new_name(c, st, op, ret, err);
 		op_open(c, st, op, ret);
 		break;
 	case OP_CLOSE:
@@ -510,6 +546,9 @@ static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 		}
 		if (ino >= 0)
 			error_add(c, st, ino, bit(op->err));
+		/* mapping_set_error(): AS_ENOSPC for ENOSPC, AS_EIO for the rest */
+		if (ino == J_INO_DIR)
+			st->dir_as |= op->err == ENOSPC ? 2 : 1;
 		break;
 	case OP_ERR_META:
 		if (ret == 0)

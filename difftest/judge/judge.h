@@ -30,6 +30,12 @@ struct dt_judge_opts {
 	 * (vfat, exfat renumber an inode each time it is read in): after an eviction, a
 	 * later opener may be told of an unseen error, need not. */
 	int evict_forgets;
+	/* The filesystem writes a directory's blocks through the directory's own page
+	 * cache (ext2): an error recorded there is a failed write of the directory, owed
+	 * to its fsync; elsewhere (directories in the block device's buffers, xfs_bufs,
+	 * btrfs's tree, tmpfs) it is no failed write of the directory: its fsync may
+	 * tell it, need not (syncfs must: the superblock's). */
+	int dir_pagecache;
 	/* The filesystem reads its block device's errors itself and marks them seen
 	 * (6.1's ext4: ext4_check_bdev_write_error() at its next journal access): a
 	 * later opener of the device may be told of one, need not. */

@@ -7,7 +7,9 @@
  *
  * Write one command to /sys/kernel/debug/errseq_inject:
  *   data PATH ERRNO   mapping_set_error(d_inode(PATH)->i_mapping, -ERRNO): a
- *                     failed data page of that file (PATH may be /proc/self/fd/N)
+ *                     failed data page of that file or directory (PATH may be
+ *                     /proc/self/fd/N; ext2 writes a directory's blocks through
+ *                     its page cache)
  *   meta PATH ERRNO   a failed metadata buffer of the filesystem holding PATH,
  *                     as fs/buffer.c mark_buffer_write_io_error() records it:
  *                     mapping_set_error(<the bdev's page cache>, -ERRNO),
@@ -52,7 +54,7 @@ static int dt_data(const char *path, int err)
 	if (ret)
 		return ret;
 	inode = d_inode(p.dentry);
-	if (!S_ISREG(inode->i_mode)) {
+	if (!S_ISREG(inode->i_mode) && !S_ISDIR(inode->i_mode)) {
 		path_put(&p);
 		return -EINVAL;
 	}

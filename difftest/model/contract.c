@@ -46,6 +46,7 @@ static const struct {
 	{"mount_forgets", offsetof(struct dt_contract, mount_forgets)},
 	{"remount_since", offsetof(struct dt_contract, remount_since)},
 	{"md_locked", offsetof(struct dt_contract, md_locked)},
+	{"dir_own", offsetof(struct dt_contract, dir_own)},
 };
 
 const char *dt_switch_name(int i)

@@ -30,6 +30,7 @@ const struct dt_fs_rules dt_fs_ext2 = {
 	.stable_ino = 1,
 	.copy_by_page = 1,
 	.itable = 1,
+	.dir_pagecache = 1,
 	.wb_err_record = 1,
 	.remount = m_remount_sync_ignored,
 	.fsync = m_generic_file_fsync,

@@ -145,6 +145,7 @@ static long long exfat_dio_write(struct m_state *m, struct m_fd *f, long long le
 
 const struct dt_fs_rules dt_fs_vfat = {
 	.name = "vfat",
+	.dirsync_err = ENOTTY,
 	.has_bdev = 1,
 	.no_link = 1,
 	.no_fiemap = 1, /* fs/fat: no ->fiemap */
@@ -157,6 +158,7 @@ const struct dt_fs_rules dt_fs_vfat = {
 
 const struct dt_fs_rules dt_fs_exfat = {
 	.name = "exfat",
+	.dirsync_err = ENOTTY,
 	.has_bdev = 1,
 	.no_link = 1,
 	.no_fiemap = 1, /* fs/exfat: no ->fiemap */

@@ -57,6 +57,7 @@ static long long shmem_dio_write(struct m_state *m, struct m_fd *f, long long le
 
 const struct dt_fs_rules dt_fs_tmpfs = {
 	.name = "tmpfs",
+	.dirsync_err = ENOTTY,
 	.has_bdev = 0,
 	.no_disk = 1,
 	.no_fiemap = 1, /* mm/shmem.c: no ->fiemap */

@@ -147,6 +147,7 @@ static int xfs_dir_fsync(struct m_state *m, struct m_fd *f, struct out *w)
 
 const struct dt_fs_rules dt_fs_xfs = {
 	.name = "xfs",
+	.dirsync_err = EOPNOTSUPP,
 	.has_bdev = 1,
 	.stable_ino = 1,
 	.wb_err_record = 1,

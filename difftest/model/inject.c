@@ -16,8 +16,10 @@ void m_op_error_data(struct m_state *m, const struct dt_op *op, struct out *w)
 	int i;
 
 	if (op->file >= 0) {
-		if (m->name[op->file] < 0) {
-			m_fail(w, ENOENT);
+		int r = m_lookup(m, op->file); /* the guest's stat() */
+
+		if (r) {
+			m_fail(w, -r);
 			return;
 		}
 		i = m_inode_get(m, op->file);
@@ -138,7 +140,7 @@ void m_op_failread(struct m_state *m, const struct dt_op *op, struct out *w)
 		m_fail(w, -r);
 		return;
 	}
+	m->readfail = 1; /* the guest holds the test directory first */
 	m_op_evict(m, op, &nowhere);
-	m->readfail = 1;
 	m_put(w, 0, 0);
 }

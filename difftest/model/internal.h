@@ -44,6 +44,9 @@ struct m_dinode {
 	int mem;        /* its in-memory inode, or -1 */
 	long long size;
 	int fail_pages; /* pages of its blocks under the dm error target */
+	int ino_no;     /* its inode number, as ext2 gives them: the lowest free one
+			   (ext2_new_inode(): find_next_zero_bit() from 0 in the
+			   parent's group), counted from 0 */
 };
 
 /* An inode in memory (struct inode and its address_space). */
@@ -71,8 +74,9 @@ struct m_inode {
 	int bdev;       /* a block device's inode (model/bdev.c): no name, never evicted,
 			   not one of the filesystem's files */
 	int raw;        /* ... the raw block device's (m->raw), else the filesystem's (m->dev) */
-	int dir;        /* the test directory's, in memory for one op (fsyncdir): no name,
-			   no pages; its trace object is "dir" */
+	int dir;        /* the test directory's (m->tdir): no name, no pages, no disk
+			   inode of the model's (it is never freed); its trace
+			   object is "dir" */
 	int evicted;    /* the kernel evicted it: the model keeps the patched kernel's record
 			   of its unseen error here (keep_unseen), read in at the next iget */
 };
@@ -123,6 +127,13 @@ struct m_state {
 	int ext4_ro_meta_err;       /* 6.12 ext4: a metadata error recorded while read-only,
 				       which the journal has not seen (no journal access) */
 	int readfail;               /* failread until heal: reading an inode in fails EIO */
+	int tdir;                   /* the test directory's inode in ino[] (namei.c) */
+	int tdirsync;               /* "dirsync" set FS_DIRSYNC_FL on it (on disk: it stays) */
+	int stale_no[DT_MAX_FILES]; /* fN has no name (name[] -1) but an entry on disk that
+				       names this inode number (a change ext2 undid after
+				       writing it, namei.c); -1: none */
+	unsigned char stale_neg[DT_MAX_FILES]; /* ... and the dcache holds fN negative
+						  (until evict or cycle) */
 };
 
 #define WB_FAILED_FILE 1
@@ -162,6 +173,18 @@ struct dt_fs_rules {
 					   can take part of an O_SYNC write (par.c) */
 	unsigned itable : 1;            /* the guest finds a file's inode block (ext2, ext4:
 					   the group descriptors' inode tables): failread */
+	unsigned dir_pagecache : 1;     /* a directory's blocks are written through its
+					   own page cache (ext2: fs/ext2/dir.c); the others
+					   keep them in the block device's buffers (ext4,
+					   vfat, exfat), in xfs_bufs or btrfs's tree, or
+					   nowhere (tmpfs): an error of the directory's
+					   mapping ("error data" on its descriptor) is
+					   then not a failed write of its blocks */
+	int dirsync_err;                /* "dirsync" (FS_IOC_GETFLAGS, then SETFLAGS with
+					   FS_DIRSYNC_FL): 0 (ext2, ext4, btrfs),
+					   EOPNOTSUPP (xfs_fileattr_set()), ENOTTY (no
+					   ->fileattr_get: vfat, exfat, tmpfs without
+					   CONFIG_TMPFS_XATTR; GETFLAGS fails first) */
 	unsigned wb_err_record : 1;     /* FS_WB_ERR_RECORD (kernel-port 0004): the patched
 					   kernel keeps an evicted inode's unseen error
 					   (keep_unseen) only where inode number and
@@ -249,6 +272,11 @@ struct dt_line_rules {
 	 * does nothing, not even the write-out; 6.1: blockdev_direct_IO() after
 	 * generic_file_read_iter()'s write-out */
 	unsigned ext2_iomap_dio : 1;
+	/* every change of an ext2 directory writes its pages out and waits
+	 * (fs/ext2/dir.c ext2_handle_dirsync(), 6.12: filemap_write_and_wait()
+	 * whatever IS_DIRSYNC says); 6.1's ext2_commit_chunk() only under
+	 * IS_DIRSYNC (write_one_page()) */
+	unsigned ext2_dir_write_always : 1;
 };
 const struct dt_line_rules *dt_line_rules_of(enum dt_line l);
 
@@ -297,6 +325,12 @@ void m_op_munmap(struct m_state *m, const struct dt_op *op, struct out *w);
 void m_op_unlink(struct m_state *m, const struct dt_op *op, struct out *w);
 void m_op_link(struct m_state *m, const struct dt_op *op, struct out *w);
 void m_op_rename(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_op_dirsync(struct m_state *m, const struct dt_op *op, struct out *w);
+void m_tdir_init(struct m_state *m);
+void m_tdir_evict(struct m_state *m);
+int m_lookup(struct m_state *m, int file);
+int m_dir_change(struct m_state *m);
+int m_ino_no_free(const struct m_state *m);
 /* super.c */
 void m_op_sync(struct m_state *m, const struct dt_op *op, struct out *w);
 void m_op_evict(struct m_state *m, const struct dt_op *op, struct out *w);

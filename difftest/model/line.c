@@ -33,6 +33,8 @@ static const struct dt_line_rules lines[DT_LINE__COUNT] = {
 		.xfs_collapse_checks_first = 0,
 		/* fs/ext2/inode.c ext2_direct_IO(): blockdev_direct_IO() */
 		.ext2_iomap_dio = 0,
+		/* fs/ext2/dir.c:98 ext2_commit_chunk(): if (IS_DIRSYNC(dir)) */
+		.ext2_dir_write_always = 0,
 	},
 	[DT_LINE_6_12] = {
 		.name = "6.12",
@@ -68,6 +70,10 @@ static const struct dt_line_rules lines[DT_LINE__COUNT] = {
 		/* fs/ext2/file.c:166 ext2_dio_read_iter(): iomap_dio_rw()
 		 * (recordings/6.12/ext2/odirect-read-eof-*) */
 		.ext2_iomap_dio = 1,
+		/* fs/ext2/dir.c:440 ext2_handle_dirsync(), called by every change
+		 * (ext2_set_link(), ext2_add_link(), ext2_delete_entry(),
+		 * ext2_make_empty()) without a test of IS_DIRSYNC */
+		.ext2_dir_write_always = 1,
 	},
 };
 

@@ -101,6 +101,13 @@ struct dt_contract {
 			      report a pending data and metadata error once between them;
 			      off (the series before 0025): one thread can take the data
 			      cursor's error and the other the metadata cursor's */
+	int dir_own;       /* ext2: a change of a directory (a new name) reports the
+			      failure of its own write-out only: ext2_prepare_chunk()
+			      clears the directory mapping's AS_EIO/AS_ENOSPC first
+			      (kernel-port 0012); off (stock): write_one_page() (6.1,
+			      under DIRSYNC) or ext2_handle_dirsync() (6.12, every
+			      change) returns an earlier write-back's flag, and ext2
+			      undoes the change although its entry is written */
 	enum dt_bug bug;
 	/* Not a switch but a fact about the kernel under test: its line (contract token
 	 * linux=6.1, the default, or linux=6.12). Where 6.12 really behaves differently
@@ -109,7 +116,7 @@ struct dt_contract {
 };
 
 /* The switches above, in this order (reports list them so). */
-#define DT_NSWITCHES 11
+#define DT_NSWITCHES 12
 const char *dt_switch_name(int i);
 int *dt_contract_switch(struct dt_contract *c, int i);
 
@@ -117,7 +124,7 @@ void dt_contract_stock(struct dt_contract *c);
 void dt_contract_patched(struct dt_contract *c);
 /* "stock", "patched", or a comma list of switches: md_cursor,keep_unseen,syncfs_locked,
  * syncfs_cursor_only,syncfs_bdev_cursor,md_once,fat_md_once,falloc_cursor,mount_forgets,remount_since,
- * md_locked, each optionally prefixed with "no-"; applied over the current
+ * md_locked,dir_own, each optionally prefixed with "no-"; applied over the current
  * value. */
 int dt_contract_parse(const char *s, struct dt_contract *c);
 void dt_contract_format(const struct dt_contract *c, char *buf, size_t len);

@@ -70,6 +70,7 @@ static const struct m_rule rules[OP__COUNT] = {
 	[OP_REMOUNT] = {m_op_remount},
 	[OP_FSYNCDIR] = {m_op_fsyncdir},
 	[OP_FAILREAD] = {m_op_failread, always},
+	[OP_DIRSYNC] = {m_op_dirsync},
 };
 
 int dt_model_has_rule(enum dt_opcode c)

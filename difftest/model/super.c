@@ -56,8 +56,13 @@ void m_op_cycle(struct m_state *m, const struct dt_op *op, struct out *w)
 	if (m->fsr->sync_fs)
 		m->fsr->sync_fs(m);
 	for (int i = 0; i < MAX_INODES; i++)
-		if (m->ino[i].used && !m->ino[i].bdev)
+		if (m->ino[i].used && !m->ino[i].bdev && !m->ino[i].dir)
 			m_inode_drop(m, i);
+	/* the directory's inode and the dentries go too; its flags stay on
+	 * disk (dirsync) */
+	memset(m->stale_neg, 0, sizeof(m->stale_neg));
+	m->ino[m->tdir].wb_err = 0;
+	m->ino[m->tdir].as = 0;
 	if (m->fsr->no_disk) { /* tmpfs: the files went with the superblock */
 		for (int fl = 0; fl < DT_MAX_FILES; fl++)
 			m->name[fl] = -1;
@@ -116,13 +121,15 @@ void m_op_evict(struct m_state *m, const struct dt_op *op, struct out *w)
 		m_put(w, 0, 0);
 		return;
 	}
+	/* the dentries, then the test directory when nothing in it is open */
+	m_tdir_evict(m);
 	/* drop_caches 1: clean pages of every inode leave the page cache */
 	for (int i = 0; i < MAX_INODES; i++)
 		memcpy(m->ino[i].cached, m->ino[i].dirty, sizeof(m->ino[i].cached));
 	for (int i = 0; i < MAX_INODES; i++) {
 		errseq_t e;
 
-		if (!m->ino[i].used || m->ino[i].nopen || m->ino[i].bdev)
+		if (!m->ino[i].used || m->ino[i].nopen || m->ino[i].bdev || m->ino[i].dir)
 			continue;
 		e = m->ino[i].wb_err;
 		if (m->c.keep_unseen && m->fsr->wb_err_record && (e & ERRSEQ_ERRNO_MASK) &&

@@ -37,6 +37,7 @@ void m_state_init(struct m_state *m, const struct dt_contract *c, enum dt_fs fs)
 	for (int i = 0; i < DT_MAX_FDS; i++)
 		m->slot[i] = -1;
 	m_bdev_init(m); /* the block devices' inodes (model/bdev.c) */
+	m_tdir_init(m); /* the test directory's (model/namei.c) */
 	/* The guest starts each script on a fresh mount over a block device whose
 	 * wb_err it reset to 0 (as invalidate_disk() does); ext4's mount then
 	 * samples it (errseq_check_and_advance from 0: stays 0). */
@@ -44,10 +45,13 @@ void m_state_init(struct m_state *m, const struct dt_contract *c, enum dt_fs fs)
 
 static int dino_new(struct m_state *m, int label)
 {
+	int no = m_ino_no_free(m);
+
 	for (int d = 0; d < MAX_DINODES; d++)
 		if (!m->dino[d].used) {
 			memset(&m->dino[d], 0, sizeof(m->dino[d]));
 			m->dino[d].used = 1;
+			m->dino[d].ino_no = no;
 			m->dino[d].nlink = 1;
 			m->dino[d].label = label;
 			m->dino[d].mem = -1;
@@ -668,18 +672,38 @@ static int do_syncfs(struct m_state *m, struct m_fd *f)
 }
 
 /* vfs_fsync_range() of pages [first, last]: the file's ->fsync, a block
- * device's blkdev_fsync() (model/bdev.c) or the filesystem's */
+ * device's blkdev_fsync() (model/bdev.c), the directory's, or the
+ * filesystem's */
 int m_file_fsync(struct m_state *m, struct m_fd *f, long long first, long long last,
 		 struct out *w)
 {
 	if (m->ino[f->ino].bdev)
 		return m_bdev_fsync(m, f, first, last, w);
+	if (m->ino[f->ino].dir && m->fsr->dir_fsync)
+		return m->fsr->dir_fsync(m, f, w);
 	return m->fsr->fsync(m, f, first, last, w);
 }
 
 /* ---- the rules of the file syscalls (model/step.c's table names them) ---- */
 
-/* open dN fM|raw|dev [FLAGS] */
+/* a new struct file of inode @i samples its cursors; it holds the inode */
+static void fd_sample(struct m_state *m, struct m_fd *f, int i)
+{
+	/* fs/open.c do_dentry_open(): f_wb_err = filemap_sample_wb_err(),
+	 * f_sb_err = file_sample_sb_err() */
+	if (m->c.bug == BUG_SAMPLE_RAW)
+		f->f_wb_err = m->ino[i].wb_err;
+	else
+		f->f_wb_err = errseq_sample(&m->ino[i].wb_err);
+	f->f_sb_err = errseq_sample(&m->s_wb_err);
+	/* patched: f_md_wb_err = filemap_sample_wb_err(bdev mapping) */
+	f->f_md_wb_err = errseq_sample(&M_BDEV(m).wb_err);
+	/* patched: f_sb_bdev_err = file_sample_sb_bdev_err(), the same */
+	f->f_sb_bdev_err = f->f_md_wb_err;
+	m->ino[i].nopen++;
+}
+
+/* open dN fM|raw|dev|dir [FLAGS] */
 void m_op_open(struct m_state *m, const struct dt_op *op, struct out *w)
 {
 	struct m_fd *f;
@@ -687,6 +711,20 @@ void m_op_open(struct m_state *m, const struct dt_op *op, struct out *w)
 
 	if (op->file == DT_FILE_RAW || op->file == DT_FILE_DEV) {
 		m_bdev_open(m, op, w);
+		return;
+	}
+	if (op->file == DT_FILE_DIR) {
+		/* O_RDONLY | O_DIRECTORY: a description of the test directory,
+		 * sampled as a file's */
+		f = m_fd_new(m, op, m->tdir);
+		fd_sample(m, f, m->tdir);
+		m_put(w, 0, 0);
+		return;
+	}
+	/* a stale entry read from disk (namei.c) */
+	if (m_lookup(m, op->file) == -EIO) {
+		m->slot[op->fd] = -1;
+		m_fail(w, EIO);
 		return;
 	}
 	/* the lookup reads a named inode in before anything asks for write
@@ -710,6 +748,24 @@ void m_op_open(struct m_state *m, const struct dt_op *op, struct out *w)
 		if (!(op->flags & OPEN_CREAT)) {
 			m->slot[op->fd] = -1; /* the guest holds -1: EBADF from now on */
 			m_fail(w, ENOENT);
+			return;
+		}
+		/* a stale entry the dcache holds negative: ->create finds the
+		 * name in the directory (ext2_add_link(): EEXIST) */
+		if (m->stale_no[op->file] >= 0) {
+			m->slot[op->fd] = -1;
+			m_fail(w, EEXIST);
+			return;
+		}
+		/* ext2_create(): a new inode, then the entry (m_dir_change());
+		 * when that fails, ext2_add_nondir() frees the inode while the
+		 * entry naming its number is written: the name is stale */
+		r = m_dir_change(m);
+		if (r) {
+			m->stale_no[op->file] = m_ino_no_free(m);
+			m->stale_neg[op->file] = 1;
+			m->slot[op->fd] = -1;
+			m_fail(w, -r);
 			return;
 		}
 		m->name[op->file] = dino_new(m, op->file);
@@ -746,18 +802,7 @@ void m_op_open(struct m_state *m, const struct dt_op *op, struct out *w)
 		m->dino[m->ino[i].dino].fail_pages = 0;
 		m->dino[m->ino[i].dino].size = 0;
 	}
-	/* fs/open.c do_dentry_open(): f_wb_err = filemap_sample_wb_err(),
-	 * f_sb_err = file_sample_sb_err() */
-	if (m->c.bug == BUG_SAMPLE_RAW)
-		f->f_wb_err = m->ino[i].wb_err;
-	else
-		f->f_wb_err = errseq_sample(&m->ino[i].wb_err);
-	f->f_sb_err = errseq_sample(&m->s_wb_err);
-	/* patched: f_md_wb_err = filemap_sample_wb_err(bdev mapping) */
-	f->f_md_wb_err = errseq_sample(&M_BDEV(m).wb_err);
-	/* patched: f_sb_bdev_err = file_sample_sb_bdev_err(), the same */
-	f->f_sb_bdev_err = f->f_md_wb_err;
-	m->ino[i].nopen++;
+	fd_sample(m, f, i);
 	m_put(w, 0, 0);
 }
 
@@ -913,12 +958,11 @@ void m_op_fsync(struct m_state *m, const struct dt_op *op, struct out *w)
 /*
  * fsyncdir: do_sys_open() of the test directory (O_RDONLY | O_DIRECTORY),
  * vfs_fsync() of it, close(): what an application does to make a new name
- * durable (PostgreSQL's fsync_fname() of a parent). Its inode is in memory
- * for the op only: no op writes back through it or records an error in it, so
- * its wb_err is 0 and it has no pages. The new struct file samples its
- * cursors as open does: f_md_wb_err (patched) gets an error on the block
- * device that no one has seen, which its fsync then reports, once; stock
- * reads no metadata error there. The directory's ->fsync is the file's
+ * durable (PostgreSQL's fsync_fname() of a parent). Its inode (m->tdir) has
+ * no pages; its wb_err is what "error data" on a descriptor of it recorded.
+ * The new struct file samples its cursors as open does: an error of its
+ * mapping or (patched: f_md_wb_err) of the block device that no one has seen
+ * is reported by its fsync, once; stock reads no metadata error there. The directory's ->fsync is the file's
  * (ext2_fsync(), ext4_sync_file(), fat_file_fsync(), exfat_file_fsync() with
  * its sync_blockdev(), btrfs_sync_file(), noop_fsync() on tmpfs) but on xfs
  * (dir_fsync); close reports nothing.
@@ -929,24 +973,12 @@ void m_op_fsyncdir(struct m_state *m, const struct dt_op *op, struct out *w)
 	int r;
 
 	(void)op;
-	for (f.ino = 0; f.ino < MAX_INODES && m->ino[f.ino].used; f.ino++)
-		;
-	if (f.ino == MAX_INODES)
-		abort(); /* scripts have <= 8 names and 16 descriptors */
-	memset(&m->ino[f.ino], 0, sizeof(m->ino[f.ino]));
-	m->ino[f.ino].used = 1;
-	m->ino[f.ino].dir = 1;
-	m->ino[f.ino].dino = -1;
-	m->ino[f.ino].linked = 1;
+	f.ino = m->tdir;
 	f.f_wb_err = errseq_sample(&m->ino[f.ino].wb_err);
 	f.f_sb_err = errseq_sample(&m->s_wb_err);
 	f.f_md_wb_err = errseq_sample(&M_BDEV(m).wb_err);
 	f.f_sb_bdev_err = f.f_md_wb_err;
-	if (m->fsr->dir_fsync)
-		r = m->fsr->dir_fsync(m, &f, w);
-	else
-		r = m->fsr->fsync(m, &f, 0, MAX_PAGES - 1, w);
-	m->ino[f.ino].used = 0;
+	r = m_file_fsync(m, &f, 0, MAX_PAGES - 1, w);
 	m_put(w, r ? -1 : 0, -r);
 }
 

@@ -561,6 +561,56 @@ START_TEST(t_stops_until_mount)
 END_TEST
 
 /* From the second cold review: each once let a kernel pass or failed a correct one */
+/*
+ * The directory: its descriptors are owed its mapping's errors where the filesystem
+ * writes it through its page cache (ext2), may be told elsewhere; a new name that fails
+ * with the directory's earlier error (stock ext2) breaks the contract, again and again
+ * (the series before the third review's fixes).
+ */
+START_TEST(t_dir)
+{
+	static const struct dt_judge_opts ext2 = {.dir_pagecache = 1};
+	const char *dt = "script t\nopen d0 dir\nerror data d0 EIO\nopen d1 f0 creat\n"
+			 "open d2 f1 creat\nfsync d0\nfsync d0\nend\n";
+
+	/* patched: the changes 0, the directory's fsync once */
+	clean(judge_o(dt, "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT T 1 set dir 0x0\n"
+		      "DT R 2 0 0\nDT R 3 0 0\nDT R 4 -1 EIO\nDT R 5 0 0\nDT E t\n", &ext2));
+	/* its fsync returning 0: lost on ext2, may on the others */
+	breaks(judge_o(dt, "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT T 1 set dir 0x0\n"
+		       "DT R 2 0 0\nDT R 3 0 0\nDT R 4 0 0\nDT R 5 0 0\nDT E t\n", &ext2),
+	       4, DT_JUDGE_LOST);
+	clean(judge(dt, "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT T 1 set dir 0x0\n"
+		    "DT R 2 0 0\nDT R 3 0 0\nDT R 4 0 0\nDT R 5 0 0\nDT E t\n"));
+	/* stock: the first new name fails with it */
+	breaks(judge_o(dt, "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT T 1 set dir 0x0\n"
+		       "DT R 2 -1 EIO\nDT R 3 0 0\nDT R 4 -1 EIO\nDT R 5 0 0\nDT E t\n", &ext2),
+	       2, DT_JUDGE_INVENTED);
+	/* the series before the fixes: every one; the second is a repeat */
+	{
+		const char *dt2 = "script t\nopen d0 dir\nerror data d0 EIO\nfsync d0\n"
+				  "open d1 f0 creat\nopen d2 f1 creat\nend\n";
+
+		clean(judge_o(dt2, "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT T 1 set dir 0x0\n"
+			      "DT R 2 -1 EIO\nDT R 3 0 0\nDT R 4 0 0\nDT E t\n", &ext2));
+		breaks(judge_o(dt2, "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\n"
+			       "DT T 1 set dir 0x0\nDT R 2 -1 EIO\nDT R 3 -1 EIO\n"
+			       "DT R 4 -1 EIO\nDT E t\n", &ext2),
+		       3, DT_JUDGE_INVENTED);
+	}
+	/* an ENOSPC of the directory: its flag is AS_ENOSPC, the change's ENOSPC */
+	breaks(judge_o("script t\nopen d0 dir\nerror data d0 ENOSPC\nopen d1 f0 creat\nend\n",
+		       "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT T 1 set dir 0x0\n"
+		       "DT R 2 -1 ENOSPC\nDT E t\n", &ext2),
+	       2, DT_JUDGE_INVENTED);
+	/* an existing name is no change of the directory */
+	clean(judge_o("script t\nopen d1 f0 creat\nclose d1\nopen d0 dir\n"
+		      "error data d0 EIO\nopen d1 f0 creat\nend\n",
+		      "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT R 2 0 0\nDT R 3 0 0\n"
+		      "DT T 3 set dir 0x0\nDT R 4 -1 EIO\nDT E t\n", &ext2));
+}
+END_TEST
+
 START_TEST(t_review2)
 {
 	struct dt_judge_opts fat = {.evict_forgets = 1};
@@ -649,6 +699,7 @@ int main(void)
 	tcase_add_test(tc, t_trace_objects);
 	tcase_add_test(tc, t_injected_errno);
 	tcase_add_test(tc, t_stops_until_mount);
+	tcase_add_test(tc, t_dir);
 	tcase_add_test(tc, t_review2);
 	tcase_add_test(tc, t_review3);
 	suite_add_tcase(s, tc);

@@ -59,6 +59,22 @@ static struct dt_sresult run(const char *contract, enum dt_fs fs, const char *te
 	return r;
 }
 
+/* run() on kernel line @line */
+static struct dt_sresult run_line(const char *contract, enum dt_line line, enum dt_fs fs,
+				  const char *text)
+{
+	struct dt_batch b = parse_ok(text);
+	struct dt_contract c;
+	struct dt_sresult r;
+
+	dt_contract_stock(&c);
+	ck_assert_int_eq(dt_contract_parse(contract, &c), 0);
+	c.line = line;
+	dt_model_run(&c, fs, &b.scripts[0], NULL, &r, NULL);
+	dt_batch_free(&b);
+	return r;
+}
+
 #define ERR(r, i) ((r).ops[i].ret[0] < 0 ? (r).ops[i].err[0] : 0)
 
 /*
@@ -842,14 +858,101 @@ START_TEST(t_line_nearest)
 }
 END_TEST
 
+/*
+ * The test directory: an error of its mapping ("error data" on "open dN dir"), the
+ * changes that write it out on ext2 (6.1 under FS_DIRSYNC_FL, 6.12 always), stock
+ * failing a new name with it and leaving a stale entry, the patched kernel (dir_own)
+ * reporting it to the directory's fsync only; eviction of the directory's inode.
+ */
+START_TEST(t_dir)
+{
+	const char *s = "open d0 dir\nopen d1 f0 creat\nerror data d0 EIO\n"
+			"open d2 f1 creat\nopen d3 f1 creat\nopen d4 f1\nfsync d0\nfsync d0\n"
+			"fsyncdir\nclose d0\nclose d1\nevict\nopen d5 f1\nopen d6 f2 creat\n"
+			"open d7 f1\n";
+	const char *sy = "open d0 dir\ndirsync\nerror data d0 ENOSPC\nopen d1 f0 creat\n"
+			 "open d2 f1 creat\nfsync d0\n";
+	const char *ev = "open d0 dir\nerror data d0 EIO\nclose d0\nevict\nfsyncdir\n"
+			 "fsyncdir\n";
+	const char *held = "open d0 dir\nopen d1 f0 creat\nerror data d0 EIO\nclose d0\n"
+			   "evict\nfsyncdir\n";
+	struct dt_sresult st12 = run_line("stock", DT_LINE_6_12, FS_EXT2, s),
+			  pa12 = run_line("patched", DT_LINE_6_12, FS_EXT2, s), st = run("stock", FS_EXT2, s),
+			  sys = run("stock", FS_EXT2, sy), syp = run("patched", FS_EXT2, sy),
+			  x = run("stock", FS_EXT4_ORDERED, sy), xfs = run("stock", FS_XFS, sy),
+			  vf = run("stock", FS_VFAT, sy), evs = run("stock", FS_EXT2, ev),
+			  evp = run("patched", FS_EXT2, ev), hs = run("stock", FS_EXT2, held);
+
+	/* 6.12 stock: ext2_handle_dirsync() after every change takes the flag */
+	ck_assert_int_eq(ERR(st12, 3), EIO);
+	ck_assert_int_eq(ERR(st12, 4), EEXIST); /* the stale entry, negative in the dcache */
+	ck_assert_int_eq(ERR(st12, 5), ENOENT);
+	ck_assert_int_eq(ERR(st12, 6), EIO);    /* fsync of the directory: its wb_err */
+	ck_assert_int_eq(ERR(st12, 7), 0);
+	ck_assert_int_eq(ERR(st12, 8), 0);      /* seen: a later opener is not told */
+	ck_assert_int_eq(ERR(st12, 12), EIO);   /* read from disk: a freed inode, ESTALE */
+	ck_assert_int_eq(ERR(st12, 13), 0);     /* f2 takes the freed number ... */
+	ck_assert_int_eq(ERR(st12, 14), 0);     /* ... and the stale entry names it */
+	/* 6.12 patched: ext2_prepare_chunk() clears the flags; the fsync reports */
+	ck_assert_int_eq(ERR(pa12, 3), 0);
+	ck_assert_int_eq(ERR(pa12, 4), 0);      /* f1 exists: opened */
+	ck_assert_int_eq(ERR(pa12, 5), 0);
+	ck_assert_int_eq(ERR(pa12, 6), EIO);
+	ck_assert_int_eq(ERR(pa12, 12), 0);
+	/* 6.1 without FS_DIRSYNC_FL: no change writes the directory */
+	ck_assert_int_eq(ERR(st, 3), 0);
+	ck_assert_int_eq(ERR(st, 6), EIO);
+	/* 6.1 with it: write_one_page() takes the flag, once */
+	ck_assert_int_eq(ERR(sys, 1), 0);
+	ck_assert_int_eq(ERR(sys, 3), ENOSPC);
+	ck_assert_int_eq(ERR(sys, 4), 0);
+	ck_assert_int_eq(ERR(sys, 5), ENOSPC);
+	ck_assert_int_eq(ERR(syp, 3), 0);
+	ck_assert_int_eq(ERR(syp, 5), ENOSPC);
+	/* elsewhere directories are not written through their page cache */
+	ck_assert_int_eq(ERR(x, 1), 0);
+	ck_assert_int_eq(ERR(x, 3), 0);
+	ck_assert_int_eq(ERR(xfs, 1), EOPNOTSUPP);
+	ck_assert_int_eq(ERR(xfs, 5), 0);       /* xfs_dir_fsync() reads no wb_err */
+	ck_assert_int_eq(ERR(vf, 1), ENOTTY);
+	/* nothing open in the directory: evict takes its inode with the error
+	 * (stock); the patched record keeps it for the next opener, once */
+	ck_assert_int_eq(ERR(evs, 4), 0);
+	ck_assert_int_eq(ERR(evp, 4), EIO);
+	ck_assert_int_eq(ERR(evp, 5), 0);
+	/* a file open in it holds it */
+	ck_assert_int_eq(ERR(hs, 5), EIO);
+	dt_sresult_free(&st12);
+	dt_sresult_free(&pa12);
+	dt_sresult_free(&st);
+	dt_sresult_free(&sys);
+	dt_sresult_free(&syp);
+	dt_sresult_free(&x);
+	dt_sresult_free(&xfs);
+	dt_sresult_free(&vf);
+	dt_sresult_free(&evs);
+	dt_sresult_free(&evp);
+	dt_sresult_free(&hs);
+}
+END_TEST
+
 START_TEST(t_parse_errors)
 {
+	parse_fails("open d0 dir creat\n", "t.dt:1: open dir takes no flags");
+	parse_fails("open d0 dir\nwrite d0\n", "t.dt:2: write of d0, the directory's descriptor");
+	parse_fails("open d0 dir\nopen d1 f0 creat\npar fsync d0 ; fsync d1\n",
+		    "t.dt:3: fsync of d0, the directory's descriptor, in a par line");
+	parse_fails("open d0 dir\nchild fsync d0\n", "t.dt:2: child on d0, the directory's");
+	parse_fails("open d0 dir\nerror data d0 EIO\nunlink f0\n",
+		    "t.dt:3: unlink after an error injected into the directory");
+	parse_fails("open d0 dir\ndup d0 d1\nerror data d1 EIO\nrename f0 f1\n",
+		    "t.dt:4: rename after an error injected into the directory");
 	parse_fails("open d0 f0 creat\nfsync d0\nfrobnicate d0\n", "t.dt:3: unknown operation 'frobnicate'");
 	parse_fails("open d0 f0 creat\nfsync d1\n", "t.dt:2: bad descriptor d1: not open here");
 	parse_fails("open d0 f0 creat\nclose d0\nwrite d0\n", "t.dt:3: bad descriptor d0");
 	parse_fails("open d0 f0\nopen d0 f1\n", "t.dt:2: descriptor d0 is already open");
 	parse_fails("open d99 f0\n", "t.dt:1: bad descriptor 'd99'");
-	parse_fails("open d0 f9\n", "t.dt:1: bad file (or raw, dev) 'f9'");
+	parse_fails("open d0 f9\n", "t.dt:1: bad file (or raw, dev, dir) 'f9'");
 	parse_fails("open d0 f0\nerror data f0 EWHAT\n", "t.dt:2: bad errno 'EWHAT'");
 	parse_fails("open d0 f0\nsfr d0 WRITE|SOON\n", "t.dt:2: bad sync_file_range flags");
 	parse_fails("script a\nsync\n", "t.dt:1: script a has no 'end'");
@@ -1001,6 +1104,7 @@ int main(void)
 	tcase_add_test(tc, t_ro_meta_abort);
 	tcase_add_test(tc, t_par_outcomes);
 	tcase_add_test(tc, t_checker_bites_model);
+	tcase_add_test(tc, t_dir);
 	tcase_add_test(tc, t_parse_errors);
 	tcase_add_test(tc, t_line_nearest);
 	tcase_add_test(tc, t_print_roundtrip);

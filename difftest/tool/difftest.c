@@ -938,6 +938,7 @@ static int cmd_judge(int argc, char **argv)
 	/* what the filesystems do, stock and patched alike (difftest/doc/judge.md) */
 	jo.stops = (fs == FS_EXT4_ORDERED || fs == FS_EXT4_JOURNAL) && !strcmp(judge_line, "6.12");
 	jo.evict_forgets = fs == FS_VFAT || fs == FS_EXFAT;
+	jo.dir_pagecache = fs == FS_EXT2;
 	jo.reads_dev = (fs == FS_EXT4_ORDERED || fs == FS_EXT4_JOURNAL) && !strcmp(judge_line, "6.1");
 	for (int k = 0; k < b.nscripts; k++) {
 		const struct dt_script *s = &b.scripts[k];
