@@ -1148,6 +1148,61 @@ static int fs_mount(char *why, size_t len)
 	return 0;
 }
 
+/*
+ * Unlink the script's files, each inode at most as many times as its link count. A
+ * name may be stale (stock ext2 undid a change whose entry is written, model/namei.c):
+ * lstat() fails (a negative dentry, or ESTALE's EIO), or it names an inode another name
+ * names too while its link count says one; unlinking both would drop the count below
+ * zero (drop_nlink()'s warning, a corrupt inode).
+ */
+static void tdir_empty(void)
+{
+	ino_t ino[DT_MAX_FILES];
+	nlink_t left[DT_MAX_FILES];
+	int n = 0, k;
+	struct stat st;
+	char p[256];
+
+	for (int i = 0; i < DT_MAX_FILES; i++) {
+		fpath(p, sizeof(p), i);
+		if (lstat(p, &st))
+			continue;
+		for (k = 0; k < n && ino[k] != st.st_ino; k++)
+			;
+		if (k == n) {
+			ino[n] = st.st_ino;
+			left[n++] = st.st_nlink;
+		}
+		if (left[k] && unlink(p) == 0)
+			left[k]--;
+	}
+}
+
+/*
+ * Each script has a test directory of its own, made here (no FS_DIRSYNC_FL, no error,
+ * nothing in it): the last one, emptied, goes; one that stale entries keep from being
+ * emptied is moved aside (old.N at the mount's root, its entries naming freed inodes).
+ */
+static void tdir_renew(void)
+{
+	char p[256], q[256];
+
+	tdir_empty();
+	snprintf(p, sizeof(p), "%s/t", opt_mnt);
+	if (rmdir(p) && errno != ENOENT)
+		for (int n = 0; n < 100000; n++) {
+			snprintf(q, sizeof(q), "%s/old.%d", opt_mnt, n);
+			if (rename(p, q) == 0)
+				break;
+			if (errno != EEXIST && errno != ENOTEMPTY) {
+				fprintf(stderr, "DT I dtguest: rename %s %s: %s\n", p, q,
+					strerror(errno));
+				break;
+			}
+		}
+	mkdir(p, 0755);
+}
+
 static int uses_raw(const struct dt_script *s)
 {
 	for (int i = 0; i < s->nops; i++)
@@ -1196,7 +1251,7 @@ static void raw_down(void)
 
 static int setup(const struct dt_script *s, char *why, size_t len)
 {
-	char cmd[300], p[256];
+	char cmd[300];
 	int r;
 
 	if (uses_raw(s) && raw_setup(why, len))
@@ -1223,11 +1278,7 @@ static int setup(const struct dt_script *s, char *why, size_t len)
 mount:
 	if (fs_mount(why, len))
 		return -1;
-	/* remove what an interrupted run may have left */
-	for (int i = 0; i < DT_MAX_FILES; i++) {
-		fpath(p, sizeof(p), i);
-		unlink(p);
-	}
+	tdir_renew();
 	return 0;
 }
 
@@ -1235,7 +1286,6 @@ static void dm_down(void);
 
 static void teardown(void)
 {
-	char p[256];
 	int heal_failed = 0;
 
 	/* a device left with failed extents is made anew for the next script;
@@ -1255,10 +1305,7 @@ static void teardown(void)
 			fds[i] = -1;
 		}
 	}
-	for (int i = 0; i < DT_MAX_FILES; i++) {
-		fpath(p, sizeof(p), i);
-		unlink(p);
-	}
+	tdir_empty();
 	if (umount(opt_mnt))
 		fprintf(stderr, "DT I dtguest: umount %s: %s\n", opt_mnt, strerror(errno));
 	if (heal_failed & 1)
