@@ -14,7 +14,11 @@ void m_op_remount(struct m_state *m, const struct dt_op *op, struct out *w)
 {
 	int ro = !!(op->flags & REMOUNT_RO), r;
 
-	/* fs/super.c reconfigure_super(): going read-only,
+	/* fs/super.c reconfigure_super(): shrink_dcache_sb() first, every
+	 * remount: unused dentries go, a stale name's negative one too (its
+	 * inodes stay cached) */
+	memset(m->stale_neg, 0, sizeof(m->stale_neg));
+	/* going read-only,
 	 * sb_prepare_remount_readonly() refuses while a file is open for
 	 * writing or an unlinked inode is still open (EBUSY); then the
 	 * filesystem's reconfigure, on every remount (m->fsr->remount:

@@ -933,6 +933,18 @@ START_TEST(t_dir)
 	dt_sresult_free(&evs);
 	dt_sresult_free(&evp);
 	dt_sresult_free(&hs);
+	/* a remount drops unused dentries (reconfigure_super(): shrink_dcache_sb()), the
+	 * stale name's negative one too: the entry is read from disk (the cold review) */
+	{
+		const char *rm = "open d0 dir\nerror data d0 EIO\nopen d1 f1 creat\nremount ro\n"
+				 "open d2 f1 rdonly\nremount rw\nopen d3 f1 creat\n";
+		struct dt_sresult r = run_line("stock", DT_LINE_6_12, FS_EXT2, rm);
+
+		ck_assert_int_eq(ERR(r, 2), EIO);
+		ck_assert_int_eq(ERR(r, 4), EIO);
+		ck_assert_int_eq(ERR(r, 6), EIO);
+		dt_sresult_free(&r);
+	}
 }
 END_TEST
 
