@@ -104,9 +104,9 @@ struct jstate {
 	unsigned char real;              /* a fail of a file's extents worked: from then on a
 					    write may fail with an EIO of its own */
 	unsigned char overflow;          /* more than J_MAX_EV errors */
-	unsigned char dir_as;            /* the directory's errors a change may not report
-					    (its mapping's AS flags: 1 EIO, 2 ENOSPC) */
-	unsigned char dir_told;          /* a change has failed with one */
+	unsigned char dir_told;          /* a new name has failed with the directory's error */
+	unsigned char rdonly;            /* a remount read-only worked (no cycle since) */
+	jmask dir_errs;                  /* the errnos injected into the directory */
 	short nev;
 	struct jev ev[J_MAX_EV];
 };
@@ -427,7 +427,7 @@ static void op_open(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 /*
  * A new name (open ... creat of a name no op has shown) changes the directory: it may
  * fail of its own write only. Failing with an error the directory's write-back
- * recorded before (EIO or ENOSPC, as its AS flag says) is a report on no sync call's
+ * recorded before (EIO, its AS flag's; or the errno it was given) is a report on no sync call's
  * channel, of an error the change did not cause, and the filesystem undoes a change
  * that is written (ext2: an entry on disk whose inode is freed). Not judged where the
  * change could fail of its own: a fail of a file's extents worked (real I/O errors), a
@@ -441,7 +441,10 @@ static void new_name(struct jctx *c, struct jstate *st, const struct dt_op *op, 
 	if (ret >= 0 || !(op->flags & OPEN_CREAT) || op->file >= DT_MAX_FILES ||
 	    st->name[op->file] >= 0 || st->real || stopped(c, st, J_INO_DIR, err))
 		return;
-	if (!((err == EIO && (st->dir_as & 1)) || (err == ENOSPC && (st->dir_as & 2))))
+	/* EIO (the mapping's AS_EIO stands for any errno but ENOSPC) or an errno the
+	 * directory was given; not the mount's EROFS */
+	if (!st->dir_errs || (err != EIO && !(st->dir_errs & bit(err))) ||
+	    (err == EROFS && st->rdonly))
 		return;
 	if (st->dir_told)
 		violation(c, DT_JUDGE_REPEAT, "a new name failed again with %s, the directory's "
@@ -546,9 +549,8 @@ static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 		}
 		if (ino >= 0)
 			error_add(c, st, ino, bit(op->err));
-		/* mapping_set_error(): AS_ENOSPC for ENOSPC, AS_EIO for the rest */
 		if (ino == J_INO_DIR)
-			st->dir_as |= op->err == ENOSPC ? 2 : 1;
+			st->dir_errs |= bit(op->err);
 		break;
 	case OP_ERR_META:
 		if (ret == 0)
@@ -560,6 +562,7 @@ static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 			if (st->ev[i].ino != J_INO_RAW) /* the raw device is not remounted */
 				st->ev[i].dead = 1;
 		st->meta_failed = 0; /* a new mount has not stopped */
+		st->rdonly = 0;
 		break;
 	case OP_EVICT:
 		/* no identity to keep an evicted inode's error by (vfat, exfat): a
@@ -580,6 +583,10 @@ static void op_step(struct jctx *c, struct jstate *st, const struct dt_op *op, l
 		 * write to a file fails of it; not where FIEMAP failed) */
 		if (ret == 0 && d && is_fs_ino(d->ino))
 			st->real = 1;
+		break;
+	case OP_REMOUNT:
+		if (ret == 0)
+			st->rdonly = !!(op->flags & REMOUNT_RO);
 		break;
 	case OP_CHILD:
 		op_step(c, st, &op->sub[0], ret, err, own);

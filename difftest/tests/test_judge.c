@@ -560,7 +560,6 @@ START_TEST(t_stops_until_mount)
 }
 END_TEST
 
-/* From the second cold review: each once let a kernel pass or failed a correct one */
 /*
  * The directory: its descriptors are owed its mapping's errors where the filesystem
  * writes it through its page cache (ext2), may be told elsewhere; a new name that fails
@@ -603,6 +602,22 @@ START_TEST(t_dir)
 		       "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT T 1 set dir 0x0\n"
 		       "DT R 2 -1 ENOSPC\nDT E t\n", &ext2),
 	       2, DT_JUDGE_INVENTED);
+	/* the errseq's errno rather than the flag's (a kernel reporting the directory's
+	 * wb_err from each change): EDQUOT, again and again (the cold review) */
+	breaks(judge_o("script t\nopen d0 dir\nerror data d0 EDQUOT\nopen d1 f0 creat\n"
+		       "open d2 f1 creat\nend\n",
+		       "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT T 1 set dir 0x0\n"
+		       "DT R 2 -1 EDQUOT\nDT R 3 -1 EDQUOT\nDT E t\n", &ext2),
+	       2, DT_JUDGE_INVENTED);
+	/* read-only: EROFS is the mount's, even when EROFS was injected */
+	clean(judge_o("script t\nopen d0 dir\nerror data d0 EROFS\nremount ro\n"
+		      "open d1 f0 creat\nend\n",
+		      "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT T 1 set dir 0x0\nDT R 2 0 0\n"
+		      "DT R 3 -1 EROFS\nDT E t\n", &ext2));
+	breaks(judge_o("script t\nopen d0 dir\nerror data d0 EROFS\nopen d1 f0 creat\nend\n",
+		       "DT S t trace\nDT R 0 0 0\nDT R 1 0 0\nDT T 1 set dir 0x0\n"
+		       "DT R 2 -1 EROFS\nDT E t\n", &ext2),
+	       2, DT_JUDGE_INVENTED);
 	/* an existing name is no change of the directory */
 	clean(judge_o("script t\nopen d1 f0 creat\nclose d1\nopen d0 dir\n"
 		      "error data d0 EIO\nopen d1 f0 creat\nend\n",
@@ -611,6 +626,7 @@ START_TEST(t_dir)
 }
 END_TEST
 
+/* From the second cold review: each once let a kernel pass or failed a correct one */
 START_TEST(t_review2)
 {
 	struct dt_judge_opts fat = {.evict_forgets = 1};
