@@ -22,7 +22,7 @@ trap 'rm -rf "$t"' EXIT
 what=kconfig-check.sh
 target() { "$K" "$@"; }
 . "$here/../../scripts/tests/cmdcheck.sh"
-n=$(grep -c '^CONFIG_' "$frag")
+n=$(grep -Ec '^CONFIG_|^# CONFIG_[A-Za-z0-9_]+ is not set$' "$frag")
 [ "$n" -gt 10 ] || fail "guest.config has $n options"
 
 # check_removed CONFIG: a copy without CONFIG_XFS_FS, and one with CONFIG_DEBUG_FS not set,
@@ -36,6 +36,10 @@ check_removed() {
 	sed 's/^CONFIG_DEBUG_FS=y$/# CONFIG_DEBUG_FS is not set/' "$1" >"$t/no-debugfs"
 	run 1 "$t/no-debugfs"
 	has out '^missing: CONFIG_DEBUG_FS=y \(the config: not set\) -- errseq_inject\.ko: loaded in the guest, controlled through debugfs$'
+	# an option that must not be set, set
+	{ grep -v 'CONFIG_TMPFS_XATTR' "$1"; echo CONFIG_TMPFS_XATTR=y; } >"$t/xattr"
+	run 1 "$t/xattr"
+	has out '^missing: # CONFIG_TMPFS_XATTR is not set \(the config: =y\)'
 }
 
 case "$case_" in
