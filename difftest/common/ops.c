@@ -225,21 +225,21 @@ static int gen_open(struct dt_gen *g)
 			gen_opened(g, nd, 2, -1);
 			return 1;
 		}
-		if (sy >= 4) {
-			/* three in eight: the test directory, and its steps */
-			fprintf(g->f, "open d%d dir\n", nd);
-			gen_opened(g, nd, 0, -1);
-			g->dir[nd] = 1;
-			g->dir_fd = nd;
-			g->dirstep = 1;
-			return 1;
-		}
 		fprintf(g->f, "open d%d raw%s%s\n", nd, dt_gen_rnd(g, 8) == 0 ? " rdonly" : "",
 			sy == 0 ? " sync" : sy == 1 ? " dsync" : sy == 2 ? " direct" : "");
 		gen_opened(g, nd, 1, -1);
 		return 1;
 	}
 	sy = dt_gen_rnd(g, 12);
+	if (sy == 11) {
+		/* one in twelve: the test directory, and its steps (dt_gen_dir_step()) */
+		fprintf(g->f, "open d%d dir\n", nd);
+		gen_opened(g, nd, 0, -1);
+		g->dir[nd] = 1;
+		g->dir_fd = nd;
+		g->dirstep = 1;
+		return 1;
+	}
 	rdonly = dt_gen_rnd(g, 12) == 0;
 	creat = dt_gen_rnd(g, 10) < 8;
 	file = dt_gen_rnd(g, DT_GEN_FILES);
