@@ -381,6 +381,7 @@ static void on_sigbus(int sig)
 static char rbuf[1 << 20] __attribute__((aligned(4096)));
 
 static int fs_mount(char *why, size_t len);
+static int tdir_open(void);
 
 /* ---- one op: a handler each, named in g_ops[] ---- */
 
@@ -424,11 +425,7 @@ static void g_open(const struct dt_op *op, struct dt_opres *o, int which)
 	}
 	fd_raw[op->fd] = 0;
 	if (op->file == DT_FILE_DIR) {
-		/* the test directory; its events are "dir"'s (g_fsyncdir()) */
-		snprintf(p, sizeof(p), "%s/t", opt_mnt);
-		fds[op->fd] = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fds[op->fd] >= 0 && fstat(fds[op->fd], &st) == 0)
-			label_ino(st.st_ino, LABEL_DIR, 1);
+		fds[op->fd] = tdir_open();
 		result(o, which, fds[op->fd] < 0 ? -1 : 0, errno);
 		return;
 	}
@@ -630,26 +627,38 @@ static void g_fsync(const struct dt_op *op, struct dt_opres *o, int which)
 	result(o, which, r, errno);
 }
 
-/* fsyncdir: the test directory opened, fsync'ed and closed: fsync's result
- * (open's, if it fails) */
-static void g_fsyncdir(const struct dt_op *op, struct dt_opres *o, int which)
+/* The test directory opened O_RDONLY | O_DIRECTORY: a descriptor, or -1 (errno). Its
+ * events are "dir"'s, whatever number it has now (vfat, exfat: a new one each time it
+ * is read in). */
+static int tdir_open(void)
 {
 	char p[256];
 	struct stat st;
 	int dfd, e;
+
+	snprintf(p, sizeof(p), "%s/t", opt_mnt);
+	dfd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -1;
+	e = errno;
+	if (fstat(dfd, &st) == 0)
+		label_ino(st.st_ino, LABEL_DIR, 1);
+	errno = e;
+	return dfd;
+}
+
+/* fsyncdir: the test directory opened, fsync'ed and closed: fsync's result
+ * (open's, if it fails) */
+static void g_fsyncdir(const struct dt_op *op, struct dt_opres *o, int which)
+{
+	int dfd = tdir_open(), e;
 	long r;
 
 	(void)op;
-	snprintf(p, sizeof(p), "%s/t", opt_mnt);
-	dfd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0) {
 		result(o, which, -1, errno);
 		return;
 	}
-	/* its events are "dir"'s, whatever number it has now (vfat, exfat:
-	 * a new one each time it is read in) */
-	if (fstat(dfd, &st) == 0)
-		label_ino(st.st_ino, LABEL_DIR, 1);
 	r = fsync(dfd);
 	e = errno;
 	close(dfd);
@@ -660,13 +669,10 @@ static void g_fsyncdir(const struct dt_op *op, struct dt_opres *o, int which)
  * FS_IOC_SETFLAGS with FS_DIRSYNC_FL (the first ioctl's error, if it fails) */
 static void g_dirsync(const struct dt_op *op, struct dt_opres *o, int which)
 {
-	char p[256];
-	int dfd, fl = 0, e = 0;
+	int dfd = tdir_open(), fl = 0, e = 0;
 	long r;
 
 	(void)op;
-	snprintf(p, sizeof(p), "%s/t", opt_mnt);
-	dfd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0) {
 		result(o, which, -1, errno);
 		return;
